@@ -1,0 +1,5 @@
+import sys
+
+from planview.cli import main
+
+sys.exit(main())

@@ -1,0 +1,54 @@
+"""Command-line entry point: `planview [options]` and its subcommands.
+
+Each area registers its own subcommands from `planview/commands/<area>.py` so that
+this file stays a dispatcher. Commands that need the UI import `planview.tui` lazily,
+so `planview gate check` or `planview approve` never load textual.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from planview import __version__
+from planview.errors import PlanviewError
+
+# Order is the order of `planview --help`.
+COMMAND_MODULES = ("app", "review", "run", "plans", "approval", "gate")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="planview",
+        description="A plan-first terminal cockpit for coding agents.",
+    )
+    parser.add_argument("--version", action="version", version=f"planview {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        module = importlib.import_module(f"planview.commands.{name}")
+        register_root = getattr(module, "register_root", None)
+        if register_root is not None:
+            register_root(parser)
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        # No subcommand: the session app (registered by planview.commands.app).
+        handler = getattr(args, "root_handler", None)
+    if handler is None:
+        parser.print_help()
+        return 2
+    try:
+        return int(handler(args) or 0)
+    except PlanviewError as exc:
+        # Typed errors carry a message that says what to do; never a traceback.
+        print(f"planview: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
