@@ -1,0 +1,498 @@
+"""The plan store: where plans live, what they are called, and the only way planview writes them.
+
+Plans live in `<home>/plans`, where home is `$PLANVIEW_HOME`, else `<git toplevel>/.planview`, else
+the per-user data folder. The home holds a `.gitignore` containing `*`, so nothing planview writes
+ever shows up as untracked. Files are named `YYYY-MM-DD-HHmm-<slug>.md` (local time).
+
+Every write passes the containment rules of `PlanStore.check_path` twice — when the path is
+named and again right before the bytes land — and is atomic (see `planview.plan.atomic`).
+Plans are read and written as UTF-8 with `newline=""`: no byte changes behind the user's back.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from planview.errors import PlanviewError
+from planview.plan import atomic
+from planview.plan.atomic import atomic_write
+
+__all__ = [
+    "MAX_PLAN_BYTES",
+    "PlanContentError",
+    "PlanInfo",
+    "PlanNotFoundError",
+    "PlanPathError",
+    "PlanReadError",
+    "PlanStore",
+    "PlanStoreError",
+    "PlanTitleError",
+    "PlanTooLargeError",
+    "WrittenPlan",
+    "atomic_write",
+    "find_project_root",
+    "list_plans",
+    "planview_home",
+    "read_plan_text",
+    "slugify",
+]
+
+MAX_PLAN_BYTES = 256 * 1024
+SLUG_MAX = 60
+HOME_ENV = "PLANVIEW_HOME"
+
+
+class PlanStoreError(PlanviewError):
+    """Base of the store's errors (also: the disk refused a write)."""
+
+
+class PlanPathError(PlanStoreError):
+    """The path is not a writable plan: outside the folder, not .md, a dotfile, a symlink, ..."""
+
+
+class PlanNotFoundError(PlanStoreError):
+    """No plan file at that path."""
+
+
+class PlanTooLargeError(PlanStoreError):
+    """The plan is over MAX_PLAN_BYTES."""
+
+
+class PlanTitleError(PlanStoreError):
+    """The plan title is blank."""
+
+
+class PlanContentError(PlanStoreError):
+    """The plan content is empty or not valid Unicode text."""
+
+
+class PlanReadError(PlanStoreError):
+    """The file exists but cannot be read as a UTF-8 plan (a folder, no permission, not UTF-8)."""
+
+
+@dataclass(frozen=True)
+class PlanInfo:
+    path: Path
+    title: str
+    steps_done: int
+    steps_total: int
+    mtime: float
+
+
+@dataclass(frozen=True)
+class WrittenPlan:
+    path: Path
+    bytes: int
+
+
+# ---------------------------------------------------------------------------------------- locations
+
+
+def find_project_root(start: Path | None = None) -> Path | None:
+    """The git toplevel containing `start` (default: the current folder), else None."""
+    here = Path(start) if start is not None else Path.cwd()
+    here = here.absolute()
+    while not here.is_dir() and here != here.parent:  # a file, or a path not created yet
+        here = here.parent
+    git = shutil.which("git")
+    if git is None:  # no git binary: recognise a checkout by its .git entry
+        for folder in (here, *here.parents):
+            if (folder / ".git").exists():
+                return folder
+        return None
+    try:
+        done = subprocess.run(
+            [git, "rev-parse", "--show-toplevel"],
+            cwd=here, capture_output=True, timeout=15, stdin=subprocess.DEVNULL,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    top = os.fsdecode(done.stdout).rstrip("\r\n")
+    if done.returncode != 0 or not top:
+        return None
+    return Path(top)
+
+
+def _default_home(root: Path | None) -> Path:
+    override = os.environ.get(HOME_ENV, "").strip()
+    if override:
+        return Path(override).expanduser().absolute()
+    if root is not None:
+        return root / ".planview"
+    import platformdirs  # only needed outside a repository
+
+    return Path(platformdirs.user_data_path("planview", appauthor=False)).absolute()
+
+
+def _ensure_home(home: Path) -> None:
+    """Create the home with its self-ignoring .gitignore (left alone when it already exists)."""
+    try:
+        home.mkdir(parents=True, exist_ok=True)
+        ignore = home / ".gitignore"
+        if not os.path.lexists(ignore):
+            atomic_write(ignore, "*\n")
+    except OSError as exc:
+        raise PlanStoreError(
+            f"cannot create the planview folder {home}: {exc.strerror or exc}; "
+            f"make it writable or set {HOME_ENV} to a writable folder"
+        ) from exc
+
+
+def planview_home(start: Path | None = None) -> Path:
+    """$PLANVIEW_HOME, else <git toplevel>/.planview, else the user data dir; created with its .gitignore."""
+    home = _default_home(None if os.environ.get(HOME_ENV, "").strip() else find_project_root(start))
+    _ensure_home(home)
+    return home
+
+
+# ------------------------------------------------------------------------------------------- naming
+
+_NOT_SLUG = re.compile(r"[^a-z0-9]+")
+
+
+def _drop_marks(text: str) -> str:
+    return "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
+
+
+def slugify(title: str) -> str:
+    """NFKD, accents dropped, lowercase, runs of non-[a-z0-9] -> "-", trimmed, <= 60 chars, "plan" if empty."""
+    # casefold turns "ß" into "ss"; the second pass drops marks casefolding can introduce ("İ").
+    text = _drop_marks(_drop_marks(title).casefold())
+    slug = _NOT_SLUG.sub("-", text).strip("-")
+    slug = slug[:SLUG_MAX].rstrip("-")
+    return slug or "plan"
+
+
+def _show(value: object, limit: int = 160) -> str:
+    """A path or title as it may be echoed in a one-line message: no control characters, bounded."""
+    text = str(value)
+    if len(text) > limit:
+        text = text[: limit - 1] + "…"
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
+
+
+# -------------------------------------------------------------------------------------------- reading
+
+
+def read_plan_text(path: str | Path) -> str:
+    """Read a plan exactly (UTF-8, newline=""), turning every failure into a typed, one-line error."""
+    path = Path(path)
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            return handle.read()
+    except FileNotFoundError as exc:
+        raise PlanNotFoundError(
+            f"plan not found: {_show(path)}; check the path (`planview plans` lists saved plans)"
+        ) from exc
+    except IsADirectoryError as exc:
+        raise PlanReadError(f"{_show(path)} is a folder; pass a Markdown plan file (.md)") from exc
+    except PermissionError as exc:
+        raise PlanReadError(f"cannot read {_show(path)}: permission denied; check the file's permissions") from exc
+    except UnicodeDecodeError as exc:
+        raise PlanReadError(
+            f"{_show(path)} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
+            "save the plan as UTF-8"
+        ) from exc
+    except OSError as exc:
+        raise PlanReadError(f"cannot read {_show(path)}: {exc.strerror or exc}") from exc
+
+
+def _plan_files(folder: Path) -> list[tuple[Path, int]]:
+    """Regular, visible .md files directly in `folder` (symlinks skipped) with their mtime_ns."""
+    found: list[tuple[Path, int]] = []
+    try:
+        entries = list(os.scandir(folder))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    for entry in entries:
+        if entry.name.startswith(".") or not entry.name.endswith(".md"):
+            continue
+        try:
+            if entry.is_symlink() or not entry.is_file(follow_symlinks=False):
+                continue
+            found.append((Path(entry.path), entry.stat(follow_symlinks=False).st_mtime_ns))
+        except OSError:  # vanished between scandir and stat
+            continue
+    # Newest first; equal mtimes fall back to the name, later names (later stamps) first.
+    found.sort(key=lambda item: (item[1], item[0].name), reverse=True)
+    return found
+
+
+def _info(path: Path, mtime_ns: int) -> PlanInfo:
+    from planview.plan.document import parse_plan  # lazy: the path checks stay import-light
+    from planview.plan.steps import extract_steps
+
+    try:
+        with open(path, encoding="utf-8", errors="replace", newline="") as handle:
+            text = handle.read()
+    except OSError:
+        text = ""  # unreadable: still listed (by file name), never silently dropped
+    title = parse_plan(text).title or path.stem
+    steps = extract_steps(text).steps
+    done = sum(1 for step in steps if step.completed)
+    return PlanInfo(path=path, title=title, steps_done=done, steps_total=len(steps), mtime=mtime_ns / 1e9)
+
+
+def list_plans(folder: Path) -> list[PlanInfo]:
+    """The plans directly in `folder`, newest first (mtime, ties by name), symlinks and dotfiles skipped."""
+    return [_info(path, mtime) for path, mtime in _plan_files(Path(folder))]
+
+
+# ---------------------------------------------------------------------------------------------- store
+
+
+class PlanStore:
+    """The plans folder of one planview home (`home / "plans"`, created on demand)."""
+
+    def __init__(self, home: Path, *, project_root: Path | None = None) -> None:
+        self.home = Path(home).expanduser().absolute()
+        self.plans_dir = self.home / "plans"
+        if project_root is None and self.home.name == ".planview":
+            project_root = self.home.parent
+        self.project_root = Path(project_root).absolute() if project_root is not None else None
+
+    def __repr__(self) -> str:
+        return f"PlanStore({str(self.home)!r})"
+
+    @classmethod
+    def for_cwd(cls, start: Path | None = None) -> PlanStore:
+        root = find_project_root(start)
+        home = _default_home(root)
+        _ensure_home(home)
+        return cls(home, project_root=root)
+
+    # -- display --------------------------------------------------------------------------------
+
+    def relative(self, path: Path) -> str:
+        """`path` for display: relative to the project root, else with ~ for the user's home, else absolute."""
+        path = Path(os.path.normpath(Path(path).absolute()))
+        if self.project_root is not None and path.is_relative_to(self.project_root):
+            rel = path.relative_to(self.project_root).as_posix()
+            return rel if rel != "." else "."
+        user_home = Path.home()
+        if path.is_relative_to(user_home):
+            return "~/" + path.relative_to(user_home).as_posix()
+        return str(path)
+
+    @property
+    def _folder_label(self) -> str:
+        return self.relative(self.plans_dir)
+
+    # -- containment -----------------------------------------------------------------------------
+
+    def _absolute(self, path: str | Path) -> Path:
+        raw = os.fspath(path)
+        if not raw or "\x00" in raw:
+            raise PlanPathError(
+                f"plan path must be a .md file inside {self._folder_label} (got {_show(raw) or 'an empty path'})"
+            )
+        candidate = Path(raw)
+        if not candidate.is_absolute():
+            # A bare file name means a plan in the folder; other relative paths are relative to
+            # the project root (the folder the agent's tools work in).
+            if len(candidate.parts) == 1 and raw not in (".", ".."):
+                candidate = self.plans_dir / candidate
+            else:
+                candidate = (self.project_root or Path.cwd()) / candidate
+        return Path(os.path.normpath(candidate))
+
+    def _inside_part(self, absolute: Path) -> tuple[str, ...] | None:
+        """The path's parts below the plans folder (spelled lexically or by its real path), else None."""
+        for base in (Path(os.path.normpath(self.plans_dir)), Path(os.path.realpath(self.plans_dir))):
+            if absolute.is_relative_to(base):
+                return absolute.relative_to(base).parts
+        return None
+
+    def check_path(self, path: str | Path) -> Path:
+        """Apply the containment rules and return the absolute path (spelled under `plans_dir`).
+
+        Writable means: lexically inside the plans folder (not the folder itself), ending in `.md`,
+        no component starting with `.`, not a symlink, not a folder, and its parent's real path
+        inside the real plans folder. Raises PlanPathError naming the fix.
+        """
+        shown = _show(path)
+        where = self._folder_label
+        absolute = self._absolute(path)
+        parts = self._inside_part(absolute)
+        if parts is None:
+            raise PlanPathError(f"plan path must be a .md file inside {where} (got {shown})")
+        if not parts:
+            raise PlanPathError(f"plan path is the plans folder itself; name a .md file inside {where} (got {shown})")
+        hidden = [part for part in parts if part.startswith(".")]
+        if hidden:
+            raise PlanPathError(
+                f"plan path must not name a hidden file or folder ({_show(hidden[0])}); "
+                f"use a plain name like 2026-01-14-1030-my-plan.md inside {where} (got {shown})"
+            )
+        if not parts[-1].endswith(".md"):
+            raise PlanPathError(f"plan path must be a .md file inside {where} (got {shown})")
+        target = self.plans_dir.joinpath(*parts)
+        if os.path.islink(target):
+            raise PlanPathError(
+                f"plan path is a symlink and planview never writes through one; remove the link or "
+                f"name a regular .md file inside {where} (got {shown})"
+            )
+        if os.path.isdir(target):
+            raise PlanPathError(f"plan path is a folder; name a .md file inside {where} (got {shown})")
+        real_parent = Path(os.path.realpath(target.parent))
+        real_plans = Path(os.path.realpath(self.plans_dir))
+        if not real_parent.is_relative_to(real_plans):
+            raise PlanPathError(
+                f"plan path's folder resolves outside {where} (through a symlink); "
+                f"name a .md file directly inside {where} (got {shown})"
+            )
+        if real_parent != real_plans and not real_parent.is_dir():
+            raise PlanPathError(
+                f"plan path's folder does not exist; name a .md file directly inside {where} (got {shown})"
+            )
+        return target
+
+    # -- naming ----------------------------------------------------------------------------------
+
+    def new_path(self, title: str, now: datetime | None = None) -> Path:
+        """A free `YYYY-MM-DD-HHmm-<slug>.md` path (local time); a taken name gets -2, -3, ..."""
+        _check_title(title)
+        moment = datetime.now() if now is None else (now.astimezone() if now.tzinfo else now)
+        stem = f"{moment:%Y-%m-%d-%H%M}-{slugify(title)}"
+        number = 1
+        while True:
+            name = f"{stem}.md" if number == 1 else f"{stem}-{number}.md"
+            candidate = self.plans_dir / name
+            if not os.path.lexists(candidate):  # lstat: a dangling symlink still takes the name
+                return candidate
+            number += 1
+
+    # -- writing ---------------------------------------------------------------------------------
+
+    def _ensure_plans_dir(self) -> None:
+        _ensure_home(self.home)
+        try:
+            self.plans_dir.mkdir(exist_ok=True)
+        except OSError as exc:
+            raise PlanStoreError(f"cannot create {self.plans_dir}: {exc.strerror or exc}") from exc
+
+    def _write_checked(self, path: Path, payload: bytes, *, exclusive: bool) -> bool:
+        """Check containment once more, then write through a descriptor of the checked folder."""
+        target = self.check_path(path)
+        if not atomic._DIR_FD_OK:  # pragma: no cover - Windows: no dir_fd; best effort by path
+            if exclusive and os.path.lexists(target):
+                return False
+            atomic_write(target, payload)
+            return True
+        try:
+            dir_fd = atomic.open_dir(Path(os.path.realpath(target.parent)))
+        except OSError as exc:
+            raise PlanStoreError(f"cannot open {self.relative(target.parent)}: {exc.strerror or exc}") from exc
+        try:
+            # The folder we opened must still be the real, contained folder (not swapped for a
+            # symlink between the check and the open); from here on every step goes through it.
+            real_parent = os.path.realpath(target.parent)
+            if not Path(real_parent).is_relative_to(os.path.realpath(self.plans_dir)) or not os.path.samestat(
+                os.fstat(dir_fd), os.stat(real_parent)
+            ):
+                raise PlanPathError(
+                    f"plan folder changed while saving; name a .md file inside {self._folder_label} "
+                    f"and retry (got {_show(target)})"
+                )
+            return atomic.write_in_dir(dir_fd, target.name, payload, exclusive=exclusive)
+        except OSError as exc:
+            raise PlanStoreError(
+                f"could not write {self.relative(target)}: {exc.strerror or exc}; the previous plan is unchanged"
+            ) from exc
+        finally:
+            os.close(dir_fd)
+
+    def write(self, title: str, content: str, plan_path: str | Path | None = None) -> WrittenPlan:
+        """Save a plan: a new file named from `title`, or (with `plan_path`) overwrite that plan."""
+        _check_title(title)
+        payload = _encode_content(content)
+        if plan_path is not None:
+            target = self.check_path(plan_path)  # refuse before touching the disk at all
+            self._ensure_plans_dir()
+            self._write_checked(target, payload, exclusive=False)
+            return WrittenPlan(path=target, bytes=len(payload))
+        self._ensure_plans_dir()
+        now = datetime.now()
+        for _ in range(1000):
+            target = self.new_path(title, now)
+            # Exclusive publish: a concurrent writer that took the same name a moment ago is never
+            # clobbered; we just move on to the next free suffix.
+            if self._write_checked(target, payload, exclusive=True):
+                return WrittenPlan(path=target, bytes=len(payload))
+        raise PlanStoreError(f"could not find a free file name for {_show(title)!r}; remove old plans and retry")
+
+    def read(self, path: str | Path) -> str:
+        """Read a plan exactly. Relative paths: the current folder, then the project root, then the plans folder."""
+        candidate = Path(path)
+        if not candidate.is_absolute():
+            for base in (Path.cwd(), self.project_root, self.plans_dir):
+                if base is not None and os.path.lexists(base / candidate):
+                    candidate = base / candidate
+                    break
+        return read_plan_text(candidate)
+
+    def set_steps(self, path: str | Path, updates: Iterable[Any | Mapping[str, Any]]) -> str:
+        """Set step checkboxes in a contained plan, all-or-nothing, in one atomic write; returns the new text."""
+        from planview.plan.steps import set_steps as edit_steps
+
+        target = self.check_path(path)
+        if not os.path.lexists(target):
+            raise PlanNotFoundError(
+                f"plan not found: {self.relative(target)}; save it with write_plan first or pass an existing plan"
+            )
+        updates = list(updates)
+        for _ in range(5):
+            text = read_plan_text(target)
+            new_text = edit_steps(text, updates)  # raises StepUpdateError naming the step; nothing written
+            if new_text == text:
+                return text
+            payload = _encode_content(new_text)
+            # Another writer may have saved the plan while we edited it: apply our change to theirs.
+            if read_plan_text(target) != text:
+                continue
+            self._write_checked(target, payload, exclusive=False)
+            return new_text
+        raise PlanStoreError(f"{self.relative(target)} keeps changing on disk; retry when it is quiet")
+
+    # -- listing ---------------------------------------------------------------------------------
+
+    def list(self) -> list[PlanInfo]:
+        """The folder's plans, newest first (mtime, ties by name), symlinks and dotfiles skipped."""
+        return list_plans(self.plans_dir)
+
+    def latest(self) -> Path | None:
+        files = _plan_files(self.plans_dir)
+        return files[0][0] if files else None
+
+
+def _check_title(title: str) -> None:
+    if not isinstance(title, str) or not title.strip():
+        raise PlanTitleError("plan title is blank; pass a short title such as 'Add rate limiting'")
+
+
+def _encode_content(content: str) -> bytes:
+    if not isinstance(content, str):
+        raise PlanContentError(f"plan content must be Markdown text (got {type(content).__name__})")
+    if not content.strip():
+        raise PlanContentError("plan content is empty; write the plan in Markdown (# Title, ## Goal, ## Steps, ...)")
+    try:
+        payload = content.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise PlanContentError(
+            f"plan content is not valid Unicode text (unpaired surrogate at character {exc.start}); fix and retry"
+        ) from exc
+    if len(payload) > MAX_PLAN_BYTES:
+        raise PlanTooLargeError(
+            f"plan is {len(payload):,} bytes, over the {MAX_PLAN_BYTES // 1024} KiB limit; "
+            "shorten it (move detail into linked files) and save again"
+        )
+    return payload
