@@ -1,0 +1,49 @@
+"""The canonical form of a plan, and its SHA-256 (what approvals pin).
+
+Normalised away, so that keeping a plan current never invalidates its approval:
+- line endings (CRLF and lone CR become LF), a leading BOM, trailing whitespace on
+  every line and blank lines at the end of the file;
+- review-comment lines (`> [!REVIEW] ...`, see `feedback`);
+- task checkboxes at the start of list items (`- [ ] `, `1. [x] `) are removed, so
+  ticking a step, or `set_steps` giving a step its first checkbox, changes nothing;
+- `[DONE:n]` markers (with the whitespace before them).
+Text inside fenced or indented code is kept as it is (only its trailing whitespace
+goes). Any other change — a word, a heading, a list item — changes the hash.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+
+from planview.plan.document import parse_tokens, split_lines
+from planview.plan.feedback import strip_feedback
+
+CHECKBOX = re.compile(r"^((?:[ \t]*>)*[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+)\[[ xX]\](?:[ \t]+|$)")
+DONE_MARKER = re.compile(r"[ \t]*\[DONE:[ \t]*\d+\]", re.IGNORECASE)
+
+
+def canonical_text(text: str) -> str:
+    """The normalised plan text that `canonical_sha256` hashes."""
+    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
+    text = strip_feedback(text)
+    lines = list(split_lines(text))
+    if "[" in text:
+        code = parse_tokens(text).code_ranges
+        in_code = bytearray(len(lines) + 1)
+        for start, end in code:
+            in_code[start - 1 : end] = b"\x01" * (end - start + 1)
+        for i, line in enumerate(lines):
+            if in_code[i] or "[" not in line:
+                continue
+            line = CHECKBOX.sub(r"\1", line, count=1)
+            lines[i] = DONE_MARKER.sub("", line)
+    lines = [line.rstrip() for line in lines]
+    while lines and not lines[-1]:
+        lines.pop()
+    return "\n".join(lines) + "\n" if lines else ""
+
+
+def canonical_sha256(text: str) -> str:
+    """Hex SHA-256 of `canonical_text(text)`: unchanged by checkbox flips, [DONE:n], comments, CRLF."""
+    return hashlib.sha256(canonical_text(text).encode("utf-8", "surrogatepass")).hexdigest()

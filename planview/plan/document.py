@@ -1,0 +1,212 @@
+"""The plan document model: sections at headings, blocks with source line ranges.
+
+One markdown-it-py block parse per text (CommonMark + GFM tables + YAML front
+matter). Inline parsing is skipped for the document — block structure never
+depends on it — and only the few strings that need it (heading titles, step text)
+go through `markup.strip_inline`. That keeps a parse well under the cost of a bare
+`MarkdownIt("commonmark").parse()` of the same text.
+
+Rules:
+- Sections start at top-level headings (ATX and setext); a heading inside a code
+  fence, a block quote or a list item is not a section boundary. Lines before the
+  first heading form the preamble section (level 0, title ""), which also holds
+  the front matter. Sections cover every line exactly once, in order.
+- Fences are ``` and ~~~; an unterminated fence runs to the end of its container
+  (the end of the file at top level).
+- `---` front matter at the very first line is recognised (and is not a setext
+  heading or a rule).
+- Blocks are the top-level heading / paragraph / code / quote / table / rule /
+  html / front matter blocks, plus every list item (nested ones too, `level` is
+  the list nesting depth). Block ranges never end on a blank line.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Literal
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from mdit_py_plugins.front_matter import front_matter_plugin
+
+from planview.plan.markup import strip_inline
+
+BlockKind = Literal[
+    "heading", "paragraph", "list_item", "code", "quote", "table", "rule", "html", "front_matter"
+]
+
+
+@dataclass(frozen=True)
+class Block:
+    kind: BlockKind
+    start: int  # first source line (1-based)
+    end: int  # last source line (inclusive)
+    level: int = 0  # heading level / list nesting depth (0 = top level)
+
+
+@dataclass(frozen=True)
+class Section:
+    index: int  # 0-based position in the document
+    title: str  # heading text, inline markup stripped; "" for the preamble
+    level: int  # 1-6; 0 for the preamble
+    start: int  # first line (the heading line itself for headed sections)
+    end: int  # last line (the line before the next heading, or the last line)
+    text: str  # exact source lines start..end joined with "\n"
+    blocks: tuple[Block, ...]
+
+
+@dataclass(frozen=True)
+class PlanDocument:
+    text: str
+    lines: tuple[str, ...]  # text.split("\n") without a phantom last "" for a final newline
+    sections: tuple[Section, ...]  # cover every line exactly once, in order
+    front_matter: tuple[int, int] | None
+    title: str | None  # first H1's title, else None
+
+    @property
+    def blocks(self) -> tuple[Block, ...]:
+        return tuple(block for section in self.sections for block in section.blocks)
+
+    def section_at(self, line: int) -> Section | None:
+        """The section holding 1-based `line`, or None when out of range."""
+        for section in self.sections:
+            if section.start <= line <= section.end:
+                return section
+        return None
+
+
+_MD = MarkdownIt("commonmark").enable("table").use(front_matter_plugin)
+# The core "inline" rule only fills inline children; block structure and maps do not need it.
+_MD.disable("inline")
+
+_CONTAINERS = {"bullet_list_open", "ordered_list_open", "blockquote_open", "list_item_open", "table_open"}
+_SIMPLE_KINDS: dict[str, BlockKind] = {
+    "paragraph_open": "paragraph",
+    "fence": "code",
+    "code_block": "code",
+    "blockquote_open": "quote",
+    "table_open": "table",
+    "hr": "rule",
+    "html_block": "html",
+    "front_matter": "front_matter",
+}
+
+
+def split_lines(text: str) -> tuple[str, ...]:
+    """`text.split("\\n")` without the phantom empty last line of a final newline."""
+    if not text:
+        return ()
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return tuple(lines)
+
+
+def _markdown_source(text: str) -> str:
+    """What markdown-it sees: same line count as `split_lines` (a lone CR is not a line break here)."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", " ")
+    return text
+
+
+@dataclass(frozen=True)
+class ParsedPlan:
+    """A document plus its block tokens and code line ranges (internal, shared by the plan modules)."""
+
+    document: PlanDocument
+    tokens: tuple[Token, ...]
+    code_ranges: tuple[tuple[int, int], ...]  # 1-based inclusive ranges of fenced / indented code
+
+
+def parse_plan(text: str) -> PlanDocument:
+    """Parse `text` into sections and blocks. Never raises on any str."""
+    return parse_tokens(text).document
+
+
+@lru_cache(maxsize=8)
+def parse_tokens(text: str) -> ParsedPlan:
+    """Parse once; callers that need tokens (steps, feedback) share this. Tokens must not be mutated."""
+    lines = split_lines(text)
+    n = len(lines)
+    if n == 0:
+        return ParsedPlan(PlanDocument(text, (), (), None, None), (), ())
+    tokens = _MD.parse(_markdown_source(text))
+
+    def last_content_line(start: int, end: int) -> int:
+        end = min(end, n)
+        while end > start and not lines[end - 1].strip():
+            end -= 1
+        return end
+
+    blocks: list[Block] = []
+    headings: list[tuple[int, int, str]] = []  # (start line, level, title)
+    code_ranges: list[tuple[int, int]] = []
+    front: tuple[int, int] | None = None
+    stack: list[str] = []  # open container token types
+    list_depth = 0
+    inline_after_heading = False
+    for token in tokens:
+        kind = token.type
+        if token.nesting == -1:
+            if stack:
+                stack.pop()
+            if kind in ("bullet_list_close", "ordered_list_close"):
+                list_depth -= 1
+            continue
+        tmap = token.map
+        top = not stack
+        if kind in ("fence", "code_block") and tmap:
+            code_ranges.append((tmap[0] + 1, min(max(tmap[1], tmap[0] + 1), n)))
+        if kind == "heading_open":
+            inline_after_heading = top and tmap is not None
+            if inline_after_heading:
+                start, end = tmap[0] + 1, last_content_line(tmap[0] + 1, tmap[1])
+                blocks.append(Block("heading", start, end, int(token.tag[1])))
+                headings.append((start, int(token.tag[1]), ""))
+        elif kind == "inline":
+            if inline_after_heading:
+                start, level, _ = headings[-1]
+                headings[-1] = (start, level, strip_inline(token.content))
+                inline_after_heading = False
+        elif tmap is not None:
+            start = tmap[0] + 1
+            if kind == "list_item_open":
+                if "blockquote_open" not in stack and "table_open" not in stack:
+                    blocks.append(
+                        Block("list_item", start, last_content_line(start, tmap[1]), list_depth - 1)
+                    )
+            elif top and kind in _SIMPLE_KINDS:
+                blocks.append(Block(_SIMPLE_KINDS[kind], start, last_content_line(start, tmap[1])))
+                if kind == "front_matter":
+                    front = (start, min(tmap[1], n))
+        if token.nesting == 1:
+            if kind in ("bullet_list_open", "ordered_list_open"):
+                list_depth += 1
+            # Headings and paragraphs are leaves for our purposes; still track them so closes pair up.
+            stack.append(kind if kind in _CONTAINERS else "leaf")
+    sections = _sections(text, lines, headings, blocks)
+    title = next((t for (_, level, t) in headings if level == 1), None)
+    document = PlanDocument(text, lines, sections, front, title)
+    return ParsedPlan(document, tuple(tokens), tuple(code_ranges))
+
+
+def _sections(
+    text: str, lines: tuple[str, ...], headings: list[tuple[int, int, str]], blocks: list[Block]
+) -> tuple[Section, ...]:
+    n = len(lines)
+    starts: list[tuple[int, int, str]] = []
+    if not headings or headings[0][0] > 1:
+        starts.append((1, 0, ""))
+    starts.extend(headings)
+    sections: list[Section] = []
+    block_index = 0
+    for i, (start, level, title) in enumerate(starts):
+        end = starts[i + 1][0] - 1 if i + 1 < len(starts) else n
+        own: list[Block] = []
+        while block_index < len(blocks) and blocks[block_index].start <= end:
+            own.append(blocks[block_index])
+            block_index += 1
+        body = "\n".join(lines[start - 1 : end])
+        sections.append(Section(i, title, level, start, end, body, tuple(own)))
+    return tuple(sections)
