@@ -1,0 +1,365 @@
+"""Approvals: approve and seal a plan, tell whether an approval is still current, revoke it once.
+
+Everything is read back from the ledger (verified on every read), so an approval survives restarts
+and a tampered ledger fails closed: nothing reads as approved until a human looks at it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import subprocess
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from planview.approval.errors import ApprovalError, EvidenceError
+from planview.approval.identity import resolve_approver
+from planview.approval.ledger import Ledger, utc_now
+from planview.approval.packet import EvidencePacket, build_packet
+from planview.approval.seal import artifact_path, packet_path, read_artifact, seal
+
+PlanState = Literal["approved", "stale", "not approved"]
+AUTO_REVOKER = "planview (plan changed after approval)"
+
+
+@dataclass(frozen=True)
+class ApprovalRecord:
+    seq: int
+    plan: str                 # path relative to the project root
+    canonical_sha256: str
+    file_sha256: str          # of the sealed artifact's bytes
+    artifact: str             # "artifact:<uuid>"
+    bytes: int
+    approver: str
+    at: str                   # UTC ISO 8601
+    commit: str | None        # git HEAD at approval time
+    packet_sha256: str | None = None
+
+
+@dataclass(frozen=True)
+class Revocation:
+    seq: int
+    plan: str
+    changed_sections: tuple[str, ...]
+    reason: str
+    revokes: int | None = None     # seq of the approval it revoked
+
+
+@dataclass(frozen=True)
+class ApprovalEntry:
+    record: ApprovalRecord
+    revocation: Revocation | None   # set once the approval was revoked
+
+
+@dataclass(frozen=True)
+class PlanStatus:
+    plan: str
+    state: PlanState
+    record: ApprovalRecord | None          # the newest approval of the plan (even when revoked)
+    changed_sections: tuple[str, ...] = ()
+    revoked: bool = False
+    detail: str = ""
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.state == "approved" else 1
+
+
+def record_from_event(event: Mapping[str, Any]) -> ApprovalRecord:
+    return ApprovalRecord(
+        seq=int(event["seq"]),
+        plan=str(event["plan"]),
+        canonical_sha256=str(event["canonical_sha256"]),
+        file_sha256=str(event["file_sha256"]),
+        artifact=str(event["artifact"]),
+        bytes=int(event["bytes"]),
+        approver=str(event["approver"]),
+        at=str(event["at"]),
+        commit=event.get("commit"),
+        packet_sha256=event.get("packet_sha256"),
+    )
+
+
+def revocation_from_event(event: Mapping[str, Any]) -> Revocation:
+    return Revocation(
+        seq=int(event["seq"]),
+        plan=str(event["plan"]),
+        changed_sections=tuple(event.get("changed_sections") or ()),
+        reason=str(event.get("reason", "")),
+        revokes=event.get("revokes"),
+    )
+
+
+def history(events: tuple[Mapping[str, Any], ...]) -> list[ApprovalEntry]:
+    """Every approval in ledger order, each with the revocation that ended it (if any)."""
+    entries: list[ApprovalEntry] = []
+    open_by_plan: dict[str, int] = {}       # plan -> index into entries of its live approval
+    for event in events:
+        kind, plan = event.get("type"), event.get("plan")
+        if kind == "approved":
+            open_by_plan[plan] = len(entries)
+            entries.append(ApprovalEntry(record_from_event(event), None))
+        elif kind == "revoked" and plan in open_by_plan:
+            index = open_by_plan.pop(plan)
+            entries[index] = ApprovalEntry(entries[index].record, revocation_from_event(event))
+    return entries
+
+
+def git_head(root: Path | None) -> str | None:
+    if root is None:
+        return None
+    try:
+        done = subprocess.run(
+            ["git", "rev-parse", "--verify", "-q", "HEAD"],
+            cwd=root, capture_output=True, text=True, timeout=15, stdin=subprocess.DEVNULL, check=False,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    sha = done.stdout.strip()
+    return sha if done.returncode == 0 and sha else None
+
+
+def section_changes(previous: str, current: str) -> tuple[str, ...]:
+    """Titles of the sections that differ, ignoring what the canonical hash ignores (checkboxes, ...)."""
+    from planview.plan.canonical import canonical_text
+    from planview.plan.diff import changed_sections
+
+    diff = changed_sections(canonical_text(previous), canonical_text(current))
+    names: list[str] = []
+    for change in diff.changes:
+        title = change.title or "(preamble)"
+        if change.status == "changed":
+            names.append(title)
+        elif change.status == "added":
+            names.append(f"{title} (added)")
+    names.extend(f"{title or '(preamble)'} (removed)" for title in diff.removed)
+    return tuple(names)
+
+
+class Approvals:
+    """Approvals of the plans in `<home>/plans`, recorded in `<home>/ledger.jsonl`."""
+
+    def __init__(self, home: Path, project_root: Path | None = None) -> None:
+        from planview.plan.store import PlanStore
+
+        self.home = Path(home).absolute()
+        if project_root is None and self.home.name == ".planview":
+            project_root = self.home.parent
+        self.project_root = Path(project_root).absolute() if project_root is not None else None
+        self.store = PlanStore(self.home, project_root=self.project_root)
+        self.ledger = Ledger(self.home / "ledger.jsonl")
+        self.artifacts_dir = self.home / "artifacts"
+
+    # -- paths -----------------------------------------------------------------------------
+    def _contained(self, plan_path: str | Path) -> Path:
+        from planview.plan.store import PlanPathError
+
+        try:
+            return self.store.check_path(plan_path)
+        except PlanPathError as exc:
+            raise ApprovalError(f"{exc}; only plans saved in the plans folder can be approved") from exc
+
+    def plan_key(self, plan_path: str | Path) -> str:
+        """The ledger's name for a plan: its path relative to the project root (else to the home)."""
+        path = self._contained(plan_path)
+        for base in (self.project_root, self.home):
+            if base is not None and path.is_relative_to(base):
+                return path.relative_to(base).as_posix()
+        return path.as_posix()
+
+    def _read(self, path: Path) -> tuple[bytes, str]:
+        from planview.plan.store import MAX_PLAN_BYTES
+
+        shown = self.store.relative(path)
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError as exc:
+            raise ApprovalError(
+                f"plan not found: {shown}; write the plan first (`planview plans` lists saved plans)"
+            ) from exc
+        except IsADirectoryError as exc:
+            raise ApprovalError(f"{shown} is a folder; pass a plan file (.md)") from exc
+        except OSError as exc:
+            raise ApprovalError(f"cannot read {shown}: {exc.strerror or exc}") from exc
+        if len(data) > MAX_PLAN_BYTES:
+            raise ApprovalError(f"{shown} is over {MAX_PLAN_BYTES // 1024} KiB; shorten the plan, then approve it")
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise ApprovalError(f"{shown} is not UTF-8 text; save the plan as UTF-8, then approve it") from exc
+        return data, text
+
+    def _read_for_approval(self, path: Path) -> tuple[bytes, str]:
+        from planview.plan.canonical import canonical_text
+
+        data, text = self._read(path)
+        if not text.strip() or not canonical_text(text).strip():
+            raise ApprovalError(
+                f"plan is empty: {self.store.relative(path)}; there is nothing to approve - write the plan "
+                "(goal, steps, verification) first; planview never fabricates one"
+            )
+        return data, text
+
+    # -- queries ---------------------------------------------------------------------------
+    def history(self) -> list[ApprovalEntry]:
+        return history(self.ledger.events())
+
+    @staticmethod
+    def _latest(events: tuple[Mapping[str, Any], ...], plan: str) -> ApprovalEntry | None:
+        found = None
+        for entry in history(events):
+            if entry.record.plan == plan:
+                found = entry
+        return found
+
+    def current(self, plan_path: Path) -> ApprovalRecord | None:
+        """The newest approval of the plan that was not revoked since (it may be stale: see status)."""
+        entry = self._latest(self.ledger.events(), self.plan_key(plan_path))
+        return entry.record if entry is not None and entry.revocation is None else None
+
+    def is_current(self, plan_path: Path) -> bool:
+        """True only when an unrevoked approval's canonical hash equals the plan file's right now."""
+        try:
+            return self.status(plan_path).state == "approved"
+        except ApprovalError:
+            return False    # missing / unreadable plan: fail closed
+
+    def status(self, plan_path: Path) -> PlanStatus:
+        path = self._contained(plan_path)
+        plan = self.plan_key(path)
+        entry = self._latest(self.ledger.events(), plan)
+        if entry is None:
+            self._read(path)    # a missing plan is an error, not "not approved"
+            return PlanStatus(plan, "not approved", None, detail="no approval recorded for this plan")
+        record, revoked = entry.record, entry.revocation is not None
+        if not path.exists():
+            return PlanStatus(plan, "stale", record, revoked=revoked, detail="the plan file is gone")
+        from planview.plan.canonical import canonical_sha256
+
+        _, text = self._read(path)
+        if canonical_sha256(text) == record.canonical_sha256 and not revoked:
+            return PlanStatus(plan, "approved", record, detail=f"approved by {record.approver} at {record.at}")
+        sealed = read_artifact(self.artifacts_dir, record.artifact).decode("utf-8")
+        changed = section_changes(sealed, text)
+        if revoked and not changed:
+            detail = f"the approval was revoked (seq {entry.revocation.seq}); approve the plan again"
+        else:
+            detail = "changed since approval: " + (", ".join(changed) or "formatting only")
+        return PlanStatus(plan, "stale", record, changed_sections=changed, revoked=revoked, detail=detail)
+
+    # -- events ----------------------------------------------------------------------------
+    def approve(self, plan_path: Path, approver: str | None = None) -> ApprovalRecord:
+        """Seal the plan and record the approval; the same canonical content again returns the same record."""
+        from planview.plan.canonical import canonical_sha256
+
+        path = self._contained(plan_path)
+        data, text = self._read_for_approval(path)
+        canonical = canonical_sha256(text)
+        who = resolve_approver(approver, cwd=self.project_root)
+        plan = self.plan_key(path)
+        with self.ledger.locked(exclusive=True):
+            entry = self._latest(self.ledger.events(), plan)
+            if entry is not None and entry.revocation is None and entry.record.canonical_sha256 == canonical:
+                read_artifact(self.artifacts_dir, entry.record.artifact)   # still there?
+                return entry.record
+            sealed = seal(self.artifacts_dir, data, canonical)
+            at, commit = utc_now(), git_head(self.project_root)
+            packet = build_packet(
+                path_text(sealed.path),
+                plan=plan, artifact=sealed.artifact, sha256=sealed.sha256, size=sealed.bytes,
+                canonical_sha256=canonical, approver=who, at=at, commit=commit,
+            )
+            event = self.ledger.append(
+                {
+                    "type": "approved", "plan": plan, "canonical_sha256": canonical,
+                    "file_sha256": sealed.sha256, "artifact": sealed.artifact, "bytes": sealed.bytes,
+                    "approver": who, "at": at, "commit": commit, "packet_sha256": packet.sha256,
+                }
+            )
+            packet.save(packet_path(self.artifacts_dir, sealed.artifact))
+        return record_from_event(event)
+
+    def check_and_revoke(self, plan_path: Path) -> Revocation | None:
+        """If the plan no longer matches its live approval, record one `revoked` event naming the changes."""
+        from planview.plan.canonical import canonical_sha256
+
+        path = self._contained(plan_path)
+        plan = self.plan_key(path)
+        with self.ledger.locked(exclusive=True):
+            entry = self._latest(self.ledger.events(), plan)
+            if entry is None or entry.revocation is not None:
+                return None
+            record = entry.record
+            event: dict[str, Any] = {"type": "revoked", "plan": plan, "artifact": record.artifact,
+                                     "revokes": record.seq, "approver": AUTO_REVOKER}
+            if path.exists():
+                data, text = self._read(path)
+                canonical = canonical_sha256(text)
+                if canonical == record.canonical_sha256:
+                    return None
+                sealed = read_artifact(self.artifacts_dir, record.artifact).decode("utf-8")
+                changed = section_changes(sealed, text)
+                reason = f"{plan} changed after approval seq {record.seq}: " + (", ".join(changed) or "formatting")
+                event.update(canonical_sha256=canonical, file_sha256=hashlib.sha256(data).hexdigest(),
+                             bytes=len(data))
+            else:
+                changed = ()
+                reason = f"{plan} was deleted after approval seq {record.seq}"
+            event.update(reason=reason, changed_sections=list(changed))
+            return revocation_from_event(self.ledger.append(event))
+
+    def reject(self, plan_path: Path, approver: str | None = None, reason: str = "") -> int:
+        """Record that a reviewer declined this version of the plan; returns the event's seq."""
+        from planview.plan.canonical import canonical_sha256
+
+        path = self._contained(plan_path)
+        data, text = self._read(path)
+        event = self.ledger.append(
+            {
+                "type": "rejected", "plan": self.plan_key(path), "canonical_sha256": canonical_sha256(text),
+                "file_sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data),
+                "approver": resolve_approver(approver, cwd=self.project_root), "reason": reason,
+            }
+        )
+        return int(event["seq"])
+
+    # -- evidence --------------------------------------------------------------------------
+    def artifact_path(self, record: ApprovalRecord) -> Path:
+        return artifact_path(self.artifacts_dir, record.artifact)
+
+    def packet(self, record: ApprovalRecord) -> EvidencePacket:
+        """The evidence packet of an approval, verified against the hash its ledger event recorded."""
+        path = packet_path(self.artifacts_dir, record.artifact)
+        if record.packet_sha256 is None:
+            raise EvidenceError(f"approval seq {record.seq} recorded no evidence packet; approve the plan again")
+        if path.exists() and hashlib.sha256(path.read_bytes()).hexdigest() == record.packet_sha256:
+            return EvidencePacket.load(path, record.packet_sha256)
+        newest = [e.record for e in self.history() if e.record.artifact == record.artifact][-1:]
+        is_newest = bool(newest) and newest[0].seq == record.seq
+        if path.exists() and is_newest:
+            EvidencePacket.load(path, record.packet_sha256)     # raises: the saved packet was modified
+        # Missing (a crash before it was saved), or superseded by a newer approval of the same
+        # artifact: rebuild from the sealed plan and accept it only if it hashes as recorded.
+        packet = build_packet(
+            path_text(self.artifact_path(record)),
+            plan=record.plan, artifact=record.artifact, sha256=record.file_sha256, size=record.bytes,
+            canonical_sha256=record.canonical_sha256, approver=record.approver, at=record.at,
+            commit=record.commit,
+        )
+        if packet.sha256 != record.packet_sha256:
+            raise EvidenceError(
+                f"the evidence packet of approval seq {record.seq} cannot be rebuilt to its recorded hash; "
+                "approve the plan again"
+            )
+        if is_newest:
+            packet.save(path)
+        return packet
+
+
+def path_text(path: Path) -> str:
+    try:
+        return path.read_bytes().decode("utf-8")
+    except FileNotFoundError as exc:
+        raise ApprovalError(f"sealed artifact {path} is missing; approve the plan again") from exc
+
