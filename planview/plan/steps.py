@@ -1,0 +1,362 @@
+"""A plan's steps, and editing their checkboxes in place.
+
+Which items are steps:
+- The Steps section is the first heading (any level) whose title, with markup,
+  leading numbering (`4.`, `4)`) and a trailing colon removed, is `Steps`
+  (case-insensitive). Without one, the first heading titled `<one word> Steps`
+  (`Implementation Steps`, `Execution steps`) is used. The section runs until the
+  next heading of the same or a higher level, so its subsections belong to it.
+- Its steps are the top-level list items inside it: bullets (`-` `*` `+`) and
+  ordered items (`1.` `1)`), across every list of the section, in document order.
+  "Top-level" means the shallowest items present (a list inside a quote counts one
+  deeper). Items nested under a step are its notes (flattened, in order), never
+  steps. Items inside code fences or HTML blocks are not list items at all.
+- A plan without a Steps section falls back to the shallowest list items of the
+  whole document (every top-level list, in order), `source="shallowest_list"`.
+  A Steps section without list items gives no steps (it does not fall back).
+- `- [ ]` is pending; `- [x]`, `- [X]` or a `[DONE:n]` marker anywhere in the
+  item's first paragraph is completed. Other bracket states (`[~]`) are not
+  checkboxes and stay in the text.
+- A step's text is its first paragraph with inline markup stripped (`user_id`
+  and `snake_case.py` stay intact) and the checkbox / `[DONE:n]` markers removed;
+  its display form is cut to 200 characters ending in "…". Nothing is capped: every
+  item is returned, with its full text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Literal
+
+from planview.errors import PlanviewError
+from planview.plan.canonical import DONE_MARKER
+from planview.plan.document import Section, parse_tokens
+from planview.plan.markup import strip_inline
+
+DISPLAY_LIMIT = 200
+
+# The item's first line: quote prefixes and indentation, the marker, the gap, maybe a checkbox.
+_ITEM_LINE = re.compile(
+    r"^(?P<prefix>(?:[ \t]*>[ \t]?)*[ \t]*(?:[-*+]|\d{1,9}[.)]))(?P<gap>[ \t]+|$)"
+    r"(?P<box>\[(?P<state>[ xX])\](?=[ \t]|$))?"
+)
+_LEADING_BOX = re.compile(r"^\[[ xX]\](?:[ \t]+|$)")
+_TITLE_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*[.)]?|[ivxlc]+[.)])\s+")
+_QUALIFIED = re.compile(r"[\w-]+ steps")
+
+
+@dataclass(frozen=True)
+class Step:
+    index: int  # 1-based, in document order
+    text: str  # full text, Markdown markup stripped (identifiers like user_id intact)
+    display: str  # text shortened to 200 chars ending in "…" when longer
+    completed: bool  # [x]/[X] or a [DONE:n] marker
+    has_checkbox: bool
+    line: int  # source line of the item
+    notes: tuple[str, ...]  # nested items' text (stripped)
+
+
+@dataclass(frozen=True)
+class StepList:
+    steps: tuple[Step, ...]
+    source: Literal["steps_section", "shallowest_list", "none"]
+    section_title: str | None
+
+    @property
+    def done(self) -> int:
+        return sum(1 for step in self.steps if step.completed)
+
+    @property
+    def total(self) -> int:
+        return len(self.steps)
+
+
+@dataclass(frozen=True)
+class StepUpdate:
+    step: int  # 1-based
+    status: Literal["pending", "completed"]
+    expected: str | None = None  # step text; refuses when it no longer matches
+
+
+class StepUpdateError(PlanviewError):
+    """A step update was refused; names the step(s). Nothing was changed."""
+
+    def __init__(self, message: str, steps: tuple[int, ...] = ()) -> None:
+        super().__init__(message)
+        self.steps = steps
+
+
+@dataclass
+class _Item:
+    start: int  # 1-based first line
+    end: int
+    depth: int  # list nesting + quote nesting
+    token_level: int
+    para: tuple[int, int] | None = None  # first paragraph's lines (1-based, inclusive)
+    content: str | None = None  # first paragraph's raw inline content
+    children: list[_Item] = field(default_factory=list)
+    first_seen: bool = False
+
+
+def is_steps_title(title: str) -> bool:
+    return _normalise_title(title) == "steps"
+
+
+def _normalise_title(title: str) -> str:
+    title = " ".join(title.split()).casefold()
+    title = _TITLE_NUMBER.sub("", title).rstrip(":").strip()
+    return title
+
+
+def steps_section(sections: tuple[Section, ...]) -> tuple[Section, int] | None:
+    """The Steps section and the last line of its scope (subsections included), or None."""
+    headed = [s for s in sections if s.level > 0]
+    found = next((s for s in headed if _normalise_title(s.title) == "steps"), None)
+    if found is None:
+        found = next((s for s in headed if _QUALIFIED.fullmatch(_normalise_title(s.title))), None)
+    if found is None:
+        return None
+    end = sections[-1].end
+    for later in sections[found.index + 1 :]:
+        if later.level <= found.level:
+            end = later.start - 1
+            break
+    return found, end
+
+
+def _items(tokens) -> list[_Item]:
+    """Every list item as a tree (roots = items not nested in another item)."""
+    roots: list[_Item] = []
+    open_items: list[_Item] = []
+    quotes = 0
+    lists = 0
+    pending_para: _Item | None = None
+    for token in tokens:
+        kind = token.type
+        if kind == "blockquote_open":
+            quotes += 1
+        elif kind == "blockquote_close":
+            quotes -= 1
+        elif kind in ("bullet_list_open", "ordered_list_open"):
+            lists += 1
+        elif kind in ("bullet_list_close", "ordered_list_close"):
+            lists -= 1
+        if open_items and kind != "list_item_open":
+            current = open_items[-1]
+            if not current.first_seen and token.nesting >= 0 and token.level == current.token_level + 1:
+                current.first_seen = True
+                if kind == "paragraph_open" and token.map:
+                    current.para = (token.map[0] + 1, token.map[1])
+                    pending_para = current
+        if kind == "inline" and pending_para is not None:
+            pending_para.content = token.content
+            pending_para = None
+        elif kind == "list_item_open" and token.map:
+            item = _Item(token.map[0] + 1, token.map[1], lists - 1 + quotes, token.level)
+            (open_items[-1].children if open_items else roots).append(item)
+            open_items.append(item)
+        elif kind == "list_item_close" and open_items:
+            open_items.pop()
+    return roots
+
+
+def _walk(items: list[_Item]):
+    for item in items:
+        yield item
+        yield from _walk(item.children)
+
+
+@dataclass(frozen=True)
+class _Located:
+    step: Step
+    item: _Item
+    text_lines: tuple[int, int]  # the lines the step's text was read from
+
+
+def _locate(text: str) -> tuple[list[_Located], StepList]:
+    parsed = parse_tokens(text)
+    doc = parsed.document
+    lines = doc.lines
+    found = steps_section(doc.sections)
+    if found is not None:
+        section, scope_end = found
+        lo, hi, source, title = section.start, scope_end, "steps_section", section.title
+    else:
+        lo, hi, source, title = 1, len(lines), "shallowest_list", None
+    candidates = [item for item in _walk(_items(parsed.tokens)) if lo <= item.start <= hi]
+    if not candidates:
+        return [], StepList((), source if found is not None else "none", title)
+    shallowest = min(item.depth for item in candidates)
+    chosen: list[_Item] = []
+    for item in candidates:
+        # Items nested in an already chosen step are its notes, whatever their depth.
+        if item.depth == shallowest and not (chosen and chosen[-1].start <= item.start <= chosen[-1].end):
+            chosen.append(item)
+    located = [_Located(*_make_step(i + 1, item, lines)) for i, item in enumerate(chosen)]
+    return located, StepList(tuple(loc.step for loc in located), source, title)
+
+
+def _make_step(index: int, item: _Item, lines: tuple[str, ...]) -> tuple[Step, _Item, tuple[int, int]]:
+    first = lines[item.start - 1].removesuffix("\r")
+    match = _ITEM_LINE.match(first)
+    has_checkbox = bool(match and match.group("box"))
+    checked = bool(has_checkbox and match.group("state") in "xX")
+    raw = first[match.end() :] if match else first
+    if item.para and item.content is not None and (item.para[0] == item.start or not raw.strip()):
+        # The first paragraph, on the marker line or right below an otherwise empty one.
+        content, text_lines = item.content, item.para
+    else:
+        # The item opens with something else (a heading, a fence, a nested list): use its first line.
+        content, text_lines = raw, (item.start, item.start)
+    if has_checkbox:
+        content = _LEADING_BOX.sub("", content, count=1)
+    done_marker = bool(DONE_MARKER.search(content))
+    text = strip_inline(DONE_MARKER.sub("", content))
+    notes = tuple(_note(child) for child in _walk(item.children))
+    step = Step(
+        index=index,
+        text=text,
+        display=shorten(text),
+        completed=checked or done_marker,
+        has_checkbox=has_checkbox,
+        line=item.start,
+        notes=notes,
+    )
+    return step, item, text_lines
+
+
+def _note(item: _Item) -> str:
+    return strip_inline(item.content or "")
+
+
+def shorten(text: str, limit: int = DISPLAY_LIMIT) -> str:
+    """`text` cut to `limit` characters, ending in "…" when it was longer."""
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1].rstrip() + "…"
+
+
+def extract_steps(text: str) -> StepList:
+    """The plan's steps (see the module docstring for the rules). Never raises on any str."""
+    return _locate(text)[1]
+
+
+# --- checkbox editing ---------------------------------------------------------------------------
+
+
+def _coerce(update: StepUpdate | Mapping, position: int) -> StepUpdate:
+    if isinstance(update, StepUpdate):
+        raw_step, status, expected = update.step, update.status, update.expected
+    elif isinstance(update, Mapping):
+        raw_step, status, expected = update.get("step"), update.get("status"), update.get("expected")
+    else:
+        raise StepUpdateError(
+            f"update #{position} must be an object with step, status and optional expected "
+            f"(got {type(update).__name__})"
+        )
+    step = raw_step
+    if isinstance(step, str) and step.strip().isdigit():
+        step = int(step.strip())
+    if isinstance(step, bool) or not isinstance(step, int):
+        raise StepUpdateError(f"update #{position}: step must be a 1-based step number (got {raw_step!r})")
+    if status not in ("pending", "completed"):
+        raise StepUpdateError(
+            f"step {step}: status must be 'pending' or 'completed' (got {status!r}); nothing was changed",
+            (step,),
+        )
+    if expected is not None and not isinstance(expected, str):
+        raise StepUpdateError(f"step {step}: expected must be the step's text (got {expected!r})", (step,))
+    return StepUpdate(step, status, expected)
+
+
+def _comparable(text: str) -> str:
+    text = _LEADING_BOX.sub("", " ".join(text.split()))
+    return " ".join(strip_inline(DONE_MARKER.sub("", text)).split()).casefold()
+
+
+def _matches(expected: str, step: Step) -> bool:
+    want = _comparable(expected)
+    have = _comparable(step.text)
+    if want == have:
+        return True
+    if want.endswith("…"):  # the display form was passed back
+        return have.startswith(want[:-1].rstrip())
+    return False
+
+
+def set_steps(text: str, updates: Iterable[StepUpdate | Mapping]) -> str:
+    """`text` with the named steps' checkboxes set; every other byte unchanged. All or nothing."""
+    if isinstance(updates, Mapping | StepUpdate):
+        updates = [updates]
+    wanted = [_coerce(update, i + 1) for i, update in enumerate(updates)]
+    located, steps = _locate(text)
+    problems: list[str] = []
+    bad: list[int] = []
+    final: dict[int, StepUpdate] = {}
+    total = len(located)
+    for update in wanted:
+        if not 1 <= update.step <= total:
+            have = (
+                f"the plan has {total} step{'s' if total != 1 else ''}" if total else "the plan has no steps"
+            )
+            problems.append(f"step {update.step} is out of range ({have})")
+            bad.append(update.step)
+            continue
+        step = located[update.step - 1].step
+        if update.expected is not None and not _matches(update.expected, step):
+            problems.append(
+                f"step {update.step} no longer matches: expected {shorten(update.expected, 80)!r}, "
+                f"the plan says {shorten(step.text, 80)!r}"
+            )
+            bad.append(update.step)
+            continue
+        previous = final.get(update.step)
+        if previous is not None and previous.status != update.status:
+            problems.append(f"step {update.step} is set to both pending and completed")
+            bad.append(update.step)
+            continue
+        final[update.step] = update
+    if problems:
+        raise StepUpdateError(
+            "; ".join(problems) + ". Nothing was changed: read the plan's steps again and retry with "
+            "the current step numbers and texts.",
+            tuple(bad),
+        )
+    if not final:
+        return text
+    pieces = text.split("\n")
+    for number, update in final.items():
+        _edit(pieces, located[number - 1], update.status == "completed")
+    return "\n".join(pieces)
+
+
+def _edit(pieces: list[str], loc: _Located, completed: bool) -> None:
+    item = loc.item
+    index = item.start - 1
+    line = pieces[index]
+    body, cr = (line[:-1], "\r") if line.endswith("\r") else (line, "")
+    match = _ITEM_LINE.match(body)
+    if match is None:  # pragma: no cover - every located item's first line carries its marker
+        return
+    if match.group("box"):
+        at = match.start("state")
+        state = body[at]
+        if completed and state == " ":
+            body = body[:at] + "x" + body[at + 1 :]
+        elif not completed and state in "xX":
+            body = body[:at] + " " + body[at + 1 :]
+    else:
+        box = "[x]" if completed else "[ ]"
+        at = match.end("gap")
+        body = body[:at] + (f"{box} " if match.group("gap") else f" {box}") + body[at:]
+    pieces[index] = body + cr
+    if not completed:
+        # A reopened step loses its [DONE:n] markers (only within the lines its text was read from).
+        first, last = loc.text_lines
+        for i in range(first - 1, min(last, len(pieces))):
+            if "[" in pieces[i]:
+                piece = pieces[i]
+                tail = "\r" if piece.endswith("\r") else ""
+                pieces[i] = DONE_MARKER.sub("", piece[: len(piece) - len(tail)]) + tail
