@@ -11,8 +11,11 @@ Which items are steps:
   "Top-level" means the shallowest items present (a list inside a quote counts one
   deeper). Items nested under a step are its notes (flattened, in order), never
   steps. Items inside code fences or HTML blocks are not list items at all.
-- A plan without a Steps section falls back to the shallowest list items of the
-  whole document (every top-level list, in order), `source="shallowest_list"`.
+- A plan without a Steps section falls back to the shallowest list of the whole
+  document, `source="shallowest_list"`: when the document has task lists (lists
+  with at least one `[ ]`/`[x]` item), the items of the shallowest task lists (all
+  of their items, with or without a checkbox); otherwise the items of every
+  top-level list, in order. Items nested under a chosen item are its notes.
   A Steps section without list items gives no steps (it does not fall back).
 - `- [ ]` is pending; `- [x]`, `- [X]` or a `[DONE:n]` marker anywhere in the
   item's first paragraph is completed. Other bracket states (`[~]`) are not
@@ -94,6 +97,7 @@ class _Item:
     end: int
     depth: int  # list nesting + quote nesting
     token_level: int
+    list_id: int  # which list the item belongs to
     para: tuple[int, int] | None = None  # first paragraph's lines (1-based, inclusive)
     content: str | None = None  # first paragraph's raw inline content
     children: list[_Item] = field(default_factory=list)
@@ -133,6 +137,8 @@ def _items(tokens) -> list[_Item]:
     quotes = 0
     lists = 0
     pending_para: _Item | None = None
+    list_ids: list[int] = []
+    next_list = 0
     for token in tokens:
         kind = token.type
         if kind == "blockquote_open":
@@ -141,8 +147,11 @@ def _items(tokens) -> list[_Item]:
             quotes -= 1
         elif kind in ("bullet_list_open", "ordered_list_open"):
             lists += 1
+            next_list += 1
+            list_ids.append(next_list)
         elif kind in ("bullet_list_close", "ordered_list_close"):
             lists -= 1
+            list_ids.pop()
         if open_items and kind != "list_item_open":
             current = open_items[-1]
             if not current.first_seen and token.nesting >= 0 and token.level == current.token_level + 1:
@@ -154,7 +163,7 @@ def _items(tokens) -> list[_Item]:
             pending_para.content = token.content
             pending_para = None
         elif kind == "list_item_open" and token.map:
-            item = _Item(token.map[0] + 1, token.map[1], lists - 1 + quotes, token.level)
+            item = _Item(token.map[0] + 1, token.map[1], lists - 1 + quotes, token.level, list_ids[-1])
             (open_items[-1].children if open_items else roots).append(item)
             open_items.append(item)
         elif kind == "list_item_close" and open_items:
@@ -188,6 +197,11 @@ def _locate(text: str) -> tuple[list[_Located], StepList]:
     candidates = [item for item in _walk(_items(parsed.tokens)) if lo <= item.start <= hi]
     if not candidates:
         return [], StepList((), source if found is not None else "none", title)
+    if found is None:
+        # Without a Steps section, task lists (lists with a checkbox item) are the plan's steps when present.
+        task_lists = {item.list_id for item in candidates if _has_checkbox(lines[item.start - 1])}
+        if task_lists:
+            candidates = [item for item in candidates if item.list_id in task_lists]
     shallowest = min(item.depth for item in candidates)
     chosen: list[_Item] = []
     for item in candidates:
@@ -196,6 +210,11 @@ def _locate(text: str) -> tuple[list[_Located], StepList]:
             chosen.append(item)
     located = [_Located(*_make_step(i + 1, item, lines)) for i, item in enumerate(chosen)]
     return located, StepList(tuple(loc.step for loc in located), source, title)
+
+
+def _has_checkbox(line: str) -> bool:
+    match = _ITEM_LINE.match(line.removesuffix("\r"))
+    return bool(match and match.group("box"))
 
 
 def _make_step(index: int, item: _Item, lines: tuple[str, ...]) -> tuple[Step, _Item, tuple[int, int]]:
