@@ -1,0 +1,254 @@
+"""PlanviewApp: the session app around one agent session.
+
+The session is built by a factory injected through the constructor (Harlequin style), so
+tests hand in a scripted session and the CLI hands in a configured one. The factory
+receives the UI adapter (`TuiSessionUI`, answering review and confirmation requests) and
+the event callback; events become Textual messages and are rendered by the session screen.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual.app import App
+from textual.binding import Binding
+
+from planview.errors import PlanviewError
+from planview.plan.decision import Approved, Keep, Refine
+from planview.tui.confirm import ConfirmScreen
+from planview.tui.messages import ConfirmRequested, ReviewRequested, SessionEventMessage
+from planview.tui.palette import PlanCommands
+from planview.tui.session_screen import SessionScreen
+from planview.tui.styles import stylesheet
+
+SessionFactory = Callable[[Any, Callable[[Any], None]], Any]
+"""(ui: SessionUI, on_event) -> Session"""
+
+
+class TuiSessionUI:
+    """The SessionUI the runtime awaits: each request becomes a message carrying a Future."""
+
+    def __init__(self, app: App) -> None:
+        self.app = app
+
+    async def review(self, request: Any) -> Any:
+        future: asyncio.Future = asyncio.get_running_loop().create_future()
+        self.app.post_message(ReviewRequested(request, future))
+        return await future
+
+    async def confirm(self, title: str, message: str) -> bool:
+        future: asyncio.Future = asyncio.get_running_loop().create_future()
+        self.app.post_message(ConfirmRequested(title, message, future))
+        return bool(await future)
+
+
+class PlanviewApp(App):
+    TITLE = "planview"
+    CSS_PATH = stylesheet("app")
+    COMMANDS = App.COMMANDS | {PlanCommands}
+    BINDINGS = [Binding("ctrl+c", "interrupt", "quit", show=False, priority=True)]
+
+    def __init__(
+        self,
+        session_factory: SessionFactory | None = None,
+        *,
+        project_root: Path | None = None,
+        welcome: Sequence[str | Text] = (),
+        prompt_text: str = "",
+        first_run: tuple[Path, Path | None] | None = None,
+        theme: str | None = None,
+        keymap: dict[str, str] | None = None,
+    ) -> None:
+        """`session_factory(ui, on_event)` builds the session; None shows the first-run screen
+        (`first_run` = (user config path, project config path))."""
+        super().__init__()
+        self.ui = TuiSessionUI(self)
+        self.first_run = first_run
+        self.welcome = tuple(welcome)
+        self.prompt_text = prompt_text
+        self._theme_name = theme
+        self._keymap = dict(keymap or {})
+        # Built here, before the terminal switches to the app, so a setup error is one line on stderr.
+        self.session = session_factory(self.ui, self._on_session_event) if session_factory else None
+        root = project_root or getattr(self.session, "project_root", None) or Path.cwd()
+        self.project_root = Path(root)
+        self.session_screen: SessionScreen | None = None
+
+    # -- start -------------------------------------------------------------------------------
+    def on_mount(self) -> None:
+        if self._theme_name and self._theme_name in self.available_themes:
+            self.theme = self._theme_name
+        if self._keymap:
+            self.set_keymap(self._keymap)
+        if self.session is None:
+            from planview.tui.first_run import FirstRunScreen
+
+            user, project = self.first_run or (Path("config.toml"), None)
+            self.push_screen(FirstRunScreen(user, project))
+            return
+        self.session_screen = SessionScreen(
+            self.session, project_root=self.project_root, welcome=self.welcome, prompt_text=self.prompt_text
+        )
+        self.push_screen(self.session_screen)
+
+    def _on_session_event(self, event: Any) -> None:
+        self.post_message(SessionEventMessage(event))
+
+    def on_session_event_message(self, message: SessionEventMessage) -> None:
+        if self.session_screen is not None:
+            self.session_screen.apply_event(message.event)
+
+    # -- requests from the runtime -----------------------------------------------------------
+    def on_review_requested(self, message: ReviewRequested) -> None:
+        future = message.future
+
+        def resolve(decision: Any) -> None:
+            if not future.done():
+                future.set_result(decision if decision is not None else Keep())
+
+        screen = self._open_review(Path(message.request.plan_path), resolve)
+        if screen is not None:
+            future.add_done_callback(lambda f: self._close_if_cancelled(f, screen))
+        elif not future.done():
+            future.set_result(Keep())
+
+    def on_confirm_requested(self, message: ConfirmRequested) -> None:
+        future = message.future
+
+        def resolve(answer: bool | None) -> None:
+            if not future.done():
+                future.set_result(bool(answer))
+
+        screen = ConfirmScreen(message.title, message.message)
+        future.add_done_callback(lambda f: self._close_if_cancelled(f, screen))
+        self.push_screen(screen, resolve)
+
+    def _close_if_cancelled(self, future: asyncio.Future, screen: Any) -> None:
+        # The turn was cancelled while the dialog was open: take the dialog away too.
+        if future.cancelled() and screen.is_attached and screen in self.screen_stack:
+            screen.dismiss(None)
+
+    def _review_home(self) -> Path | None:
+        store = getattr(self.session, "store", None)
+        return getattr(store, "home", None)
+
+    def _open_review(self, plan: Path, callback: Callable[[Any], None]) -> Any:
+        from planview.tui.review import ReviewScreen
+
+        try:
+            screen = ReviewScreen(plan, home=self._review_home())
+        except PlanviewError as exc:
+            self._notice(str(exc), "error")
+            return None
+        self.push_screen(screen, callback)
+        return screen
+
+    # -- user actions shared by slash commands and the palette -------------------------------
+    def _notice(self, text: str | Text, kind: str = "info") -> None:
+        if self.session_screen is not None:
+            self.session_screen.transcript.add_notice(text, kind=kind)
+        else:
+            self.notify(str(text))
+
+    def _store(self) -> Any:
+        store = getattr(self.session, "store", None)
+        if store is None:
+            from planview.plan.store import PlanStore
+
+            store = PlanStore.for_cwd(self.project_root)
+        return store
+
+    def review_plan(self, path: str | None = None) -> None:
+        """`/plan review [path]`: the given plan, else the session's plan, else the newest one."""
+        if path is not None:
+            plan = Path(path).expanduser()
+            if not plan.is_absolute():
+                plan = self.project_root / plan
+            if not plan.is_file():
+                self._notice(f"No plan file at {plan}. /plans lists the plans of this project.", "error")
+                return
+        else:
+            plan = getattr(self.session, "plan_path", None) or self._store().latest()
+            if plan is None:
+                self._notice("No plan yet. Ask for one with /plan <task>.", "warning")
+                return
+        self._open_review(Path(plan), lambda decision: self._after_user_review(Path(plan), decision))
+
+    def _after_user_review(self, plan: Path, decision: Any) -> None:
+        screen = self.session_screen
+        if screen is None:
+            return
+        label = screen.plan_label(plan)
+        if isinstance(decision, Refine):
+            screen.send(f"Review feedback on the plan {label}:\n\n{decision.text}")
+        elif isinstance(decision, Approved):
+            approve = getattr(self.session, "approve_plan", None)
+            if approve is None:
+                self._notice(f"Approval happens when the agent submits its plan; or run `planview approve {label}`.",
+                             "warning")
+                return
+            try:
+                approve(plan)
+            except PlanviewError as exc:
+                self._notice(str(exc), "error")
+            screen.sync_from_session()
+        elif isinstance(decision, Keep) or decision is None:
+            self._notice(f"Review of {label} closed; nothing changed.")
+
+    def list_plans(self) -> None:
+        store = self._store()
+        try:
+            plans = store.list()
+        except (OSError, PlanviewError) as exc:
+            self._notice(f"Cannot list plans: {exc}", "error")
+            return
+        if not plans:
+            self._notice("No plans yet. Ask for one with /plan <task>.")
+            return
+        screen = self.session_screen
+        out = Text(f"Plans ({len(plans)}), newest first — /plan review <path> opens one\n", style="bold")
+        for info in plans:
+            label = screen.plan_label(info.path) if screen else str(info.path)
+            out.append(f"  {label}", style="bold")
+            out.append(f"  {info.title}")
+            if info.steps_total:
+                out.append(f"  {info.steps_done}/{info.steps_total} steps", style="dim")
+            out.append("\n")
+        out.rstrip()
+        self._notice(out)
+
+    def palette_toggle_plan(self) -> None:
+        if self.session_screen is not None:
+            self.session_screen.action_toggle_plan()
+
+    def palette_review_plan(self) -> None:
+        self.review_plan(None)
+
+    def palette_list_plans(self) -> None:
+        self.list_plans()
+
+    # -- keys --------------------------------------------------------------------------------
+    def action_interrupt(self) -> None:
+        """Ctrl+C: copy a selection, else cancel the running turn, else clear the prompt, else quit."""
+        screen = self.session_screen
+        if screen is None or self.screen is not screen:
+            self.exit()
+            return
+        prompt = screen.prompt
+        if prompt.selected_text:
+            self.copy_to_clipboard(prompt.selected_text)
+        elif screen.busy:
+            screen.action_cancel_turn()
+        elif prompt.text:
+            prompt.load_text("")
+        else:
+            self.exit()
+
+    async def action_quit(self) -> None:
+        if self.session_screen is not None and self.session_screen.busy:
+            self.session.cancel()
+        self.exit()

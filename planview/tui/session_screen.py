@@ -1,0 +1,281 @@
+"""The session screen: transcript, todo panel, busy line, prompt and the status row.
+
+It renders session events (handed over by the app) and turns what the user types into
+session calls. The session itself is owned by the app; this screen only talks to it through
+the contract in docs/ARCHITECTURE.md.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer
+
+from planview.errors import PlanviewError
+from planview.session import events as ev
+from planview.tui import commands as cmd
+from planview.tui.messages import CancelRequested, PromptSubmitted
+from planview.tui.styles import stylesheet
+from planview.tui.widgets.chip import ModeChip, StatusBar
+from planview.tui.widgets.prompt import BusyIndicator, PromptInput
+from planview.tui.widgets.todos import TodoPanel
+from planview.tui.widgets.transcript import Transcript
+
+STALE_CHECK_SECONDS = 1.5
+
+
+def short_path(path: Path) -> str:
+    """The path with the home folder as ~ (for the status row)."""
+    try:
+        return "~/" + str(path.relative_to(Path.home()))
+    except ValueError:
+        return str(path)
+
+
+class SessionScreen(Screen):
+    CSS_PATH = stylesheet("session")
+    BINDINGS = [
+        Binding("ctrl+alt+p", "toggle_plan", "plan mode", id="plan.toggle"),
+        Binding("ctrl+o", "expand_tools", "expand", id="tools.expand"),
+        Binding("escape", "cancel_turn", "cancel", show=False, id="turn.cancel"),
+    ]
+
+    def __init__(self, session: Any, *, project_root: Path, welcome: tuple[str | Text, ...] = (),
+                 prompt_text: str = "") -> None:
+        super().__init__()
+        self.session = session
+        self.project_root = project_root
+        self.welcome = welcome
+        self.prompt_text = prompt_text
+        self.busy = False
+        self.mode = "execute"
+        self.plan_path: Path | None = None
+        self.approved = False
+        self.stale = False
+
+    # -- layout ------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="main"):
+            yield Transcript(id="transcript")
+            yield TodoPanel(id="todos")
+        with Vertical(id="input"):
+            yield BusyIndicator(id="busy")
+            yield PromptInput(id="prompt", placeholder="Ask the agent…  (/help for commands, Enter sends, Ctrl+J newline)")
+        yield StatusBar(provider=self._provider_label(), project=short_path(self.project_root), id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        for line in self.welcome:
+            self.transcript.add_notice(line, kind="welcome")
+        self.sync_from_session()
+        todos = tuple(getattr(self.session, "todos", ()) or ())
+        if todos:
+            self.query_one(TodoPanel).set_todos(todos)
+        if self.prompt_text:
+            self.prompt.load_text(self.prompt_text)
+            self.prompt.move_cursor(self.prompt.document.end)
+        self.prompt.focus()
+        self.set_interval(STALE_CHECK_SECONDS, self._check_stale)
+
+    @property
+    def transcript(self) -> Transcript:
+        return self.query_one(Transcript)
+
+    @property
+    def prompt(self) -> PromptInput:
+        return self.query_one(PromptInput)
+
+    @property
+    def chip(self) -> ModeChip:
+        return self.query_one(ModeChip)
+
+    @property
+    def todos(self) -> TodoPanel:
+        return self.query_one(TodoPanel)
+
+    def _provider_label(self) -> str:
+        return str(getattr(self.session, "provider_label", "") or "")
+
+    # -- session state -----------------------------------------------------------------------
+    def sync_from_session(self) -> None:
+        """Read mode, plan and approval from the session (at start and after user toggles)."""
+        self.mode = getattr(self.session, "mode", "execute")
+        self.plan_path = getattr(self.session, "plan_path", None)
+        self.approved = getattr(self.session, "approval", None) is not None
+        self.stale = self._session_stale()
+        self._paint_chip()
+
+    def _session_stale(self) -> bool:
+        if not self.approved:
+            return False
+        try:
+            return bool(self.session.is_stale())
+        except (OSError, PlanviewError):
+            return False
+
+    def _check_stale(self) -> None:
+        if self.approved and self.mode == "execute":
+            stale = self._session_stale()
+            if stale != self.stale:
+                self.stale = stale
+                self._paint_chip()
+                if stale:
+                    self.transcript.add_notice(
+                        "The approved plan changed on disk: its approval no longer holds. "
+                        "The next change the agent tries returns the session to plan mode.",
+                        kind="warning",
+                    )
+
+    def plan_label(self, path: Path | None) -> str | None:
+        if path is None:
+            return None
+        try:
+            return str(Path(path).resolve().relative_to(self.project_root.resolve()))
+        except (ValueError, OSError):
+            return Path(path).name
+
+    def _paint_chip(self) -> None:
+        self.chip.show(self.mode, self.plan_label(self.plan_path), approved=self.approved, stale=self.stale)
+
+    def apply_event(self, event: Any) -> None:
+        """Render one session event."""
+        t = self.transcript
+        if isinstance(event, ev.TextDelta):
+            t.append_text(event.text)
+        elif isinstance(event, ev.ToolStarted):
+            t.tool_started(event.call_id, event.name, event.headline)
+        elif isinstance(event, ev.ToolFinished):
+            t.tool_finished(event.call_id, event.name, event.result, refused=event.refused,
+                            reason=event.reason, error=event.error)
+        elif isinstance(event, ev.ModeChanged):
+            self.mode, self.plan_path = event.mode, event.plan_path
+            self.approved, self.stale = event.approved, event.stale
+            self._paint_chip()
+            if event.note:
+                t.add_notice(f"⋮ {event.note}", kind="warning" if event.stale else "mode")
+        elif isinstance(event, ev.PlanWritten):
+            self.plan_path = event.path
+            self._paint_chip()
+        elif isinstance(event, ev.TodosChanged):
+            self.todos.set_todos(event.todos)
+            if event.deferred:
+                t.add_notice(f"{len(event.deferred)} more steps wait for room on the todo list", kind="info")
+        elif isinstance(event, ev.TurnEnded):
+            t.end_message()
+            if event.reason == "cancelled":
+                t.add_notice("Turn cancelled.", kind="warning")
+            elif event.reason == "error":
+                t.add_notice(event.message or "The turn ended with an error.", kind="error")
+            elif event.reason == "review" and event.message:
+                t.add_notice(event.message, kind="info")
+        elif isinstance(event, ev.ErrorEvent):
+            t.add_notice(event.message, kind="error")
+        # ReviewRequested / ConfirmationRequested are answered through SessionUI (the app).
+
+    # -- the prompt --------------------------------------------------------------------------
+    @on(PromptSubmitted)
+    def _submitted(self, message: PromptSubmitted) -> None:
+        self.run_command(message.text)
+
+    @on(CancelRequested)
+    def _cancel_requested(self, _: CancelRequested) -> None:
+        self.action_cancel_turn()
+
+    def run_command(self, line: str) -> None:
+        """Act on one submitted line (a prompt or a slash command)."""
+        command = cmd.parse_command(line)
+        t = self.transcript
+        match command:
+            case cmd.Empty():
+                return
+            case cmd.SendPrompt(text=text):
+                self.send(text, original=line)
+            case cmd.TogglePlan():
+                self.action_toggle_plan()
+            case cmd.PlanTask(task=task):
+                if self.busy:
+                    self._busy_refusal(line)
+                    return
+                if getattr(self.session, "mode", None) != "plan":
+                    self.session.enter_plan_mode()
+                    self.sync_from_session()
+                self.send(task, original=line)
+            case cmd.ReviewPlan(path=path):
+                self.app.review_plan(path)  # type: ignore[attr-defined]
+            case cmd.ListPlans():
+                self.app.list_plans()  # type: ignore[attr-defined]
+            case cmd.ShowHelp():
+                t.add_notice(help_text(), kind="info")
+            case cmd.Quit():
+                self.app.exit()
+            case cmd.UnknownCommand(name=name):
+                t.add_notice(Text.assemble(f"Unknown command /{name}.\n", help_text()), kind="warning")
+
+    def _busy_refusal(self, line: str) -> None:
+        self.notify("The agent is still working — wait for it, or press Esc to cancel the turn.",
+                    severity="warning")
+        if not self.prompt.text:
+            self.prompt.load_text(line)
+
+    def send(self, text: str, *, original: str | None = None) -> None:
+        if self.busy:
+            self._busy_refusal(original or text)
+            return
+        self.transcript.add_user(original or text)
+        self.set_busy(True)
+        self.run_worker(self._turn(text), group="turn", exclusive=True, exit_on_error=False)
+
+    async def _turn(self, text: str) -> None:
+        try:
+            await self.session.send(text)
+        except PlanviewError as exc:
+            self.transcript.add_notice(str(exc), kind="error")
+        except Exception as exc:  # the UI must outlive a bug in a provider or tool
+            self.transcript.add_notice(f"{type(exc).__name__}: {exc}", kind="error")
+        finally:
+            self.transcript.end_message()
+            self.set_busy(False)
+
+    def set_busy(self, busy: bool) -> None:
+        self.busy = busy
+        self.query_one(BusyIndicator).set_busy(busy)
+
+    # -- actions -----------------------------------------------------------------------------
+    def action_toggle_plan(self) -> None:
+        before = getattr(self.session, "mode", None)
+        self.session.toggle_plan_mode()
+        self.sync_from_session()
+        if self.mode != before:
+            if self.mode == "plan":
+                self.transcript.add_notice("⋮ Plan mode on: the agent can only read; the one write allowed is its plan.",
+                                           kind="mode")
+            else:
+                self.transcript.add_notice("⋮ Plan mode off: write tools are back.", kind="mode")
+
+    def action_expand_tools(self) -> None:
+        expanded = self.transcript.toggle_expanded()
+        self.notify("Tool results expanded" if expanded else "Tool results collapsed", timeout=1.5)
+
+    def action_cancel_turn(self) -> None:
+        if self.busy:
+            self.session.cancel()
+            self.query_one(BusyIndicator).set_busy(True, "cancelling")
+
+
+def help_text() -> Text:
+    out = Text("Commands\n", style="bold")
+    width = max(len(usage) for usage, _ in cmd.HELP)
+    for usage, what in cmd.HELP:
+        out.append(f"  {usage.ljust(width)}  ", style="bold")
+        out.append(f"{what}\n")
+    out.append("Keys: Enter send · Ctrl+J newline · ↑ history · Esc cancel the turn · "
+               "Ctrl+Alt+P plan mode · Ctrl+O expand tool output · Ctrl+P command palette",
+               style="dim")
+    return out

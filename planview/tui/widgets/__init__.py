@@ -1,0 +1,1 @@
+"""Widgets of the session screen: transcript, prompt, todo panel, mode chip."""

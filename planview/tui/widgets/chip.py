@@ -1,0 +1,51 @@
+"""The status row: the mode chip on the left, provider/model and project on the right."""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Static
+
+
+def chip_text(mode: str, plan: str | None, *, approved: bool = False, stale: bool = False) -> str:
+    """`⋮ plan`, `⋮ plan · <plan>`, `⋮ execute · <plan> ✓`, `⋮ execute · <plan> ✗ stale`.
+
+    Without a plan, execute mode (plan mode off) reads plainly `⋮ execute`.
+    """
+    if plan is None:
+        return f"⋮ {mode}"
+    text = f"⋮ {mode} · {plan}"
+    if stale:
+        return f"{text} ✗ stale"
+    if mode == "execute" and approved:
+        return f"{text} ✓"
+    return text
+
+
+class ModeChip(Static):
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("", id=id)
+        self.text = ""
+
+    def show(self, mode: str, plan: str | None, *, approved: bool = False, stale: bool = False) -> None:
+        self.text = chip_text(mode, plan, approved=approved, stale=stale)
+        self.set_class(mode == "plan", "-plan")
+        self.set_class(mode == "execute", "-execute")
+        self.set_class(stale, "-stale")
+        self.set_class(approved and not stale, "-approved")
+        self.update(Text(self.text))
+
+
+class StatusBar(Horizontal):
+    """One row: chip · provider/model · project folder."""
+
+    def __init__(self, *, provider: str, project: str, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self._provider = provider
+        self._project = project
+
+    def compose(self) -> ComposeResult:
+        yield ModeChip(id="chip")
+        yield Static(Text(self._provider), id="provider")
+        yield Static(Text(self._project), id="project")

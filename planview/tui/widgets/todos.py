@@ -1,0 +1,54 @@
+"""The todo panel: `◼` done, `◻` pending, the current item highlighted, progress `n/m`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+from rich.text import Text
+from textual.widgets import Static
+
+from planview.tui.widgets.transcript import clean
+
+
+def todo_progress(todos: Iterable[Any]) -> tuple[int, int]:
+    items = list(todos)
+    return sum(1 for t in items if t.status == "completed"), len(items)
+
+
+def render_todos(todos: Iterable[Any]) -> Text:
+    items = list(todos)
+    done, total = todo_progress(items)
+    out = Text()
+    out.append("Todos ", style="bold")
+    out.append(f"{done}/{total}", style="bold green" if total and done == total else "bold")
+    for todo in items:
+        out.append("\n")
+        if todo.status == "completed":
+            out.append("◼ ", style="green")
+            out.append(clean(todo.text), style="dim strike")
+        elif todo.status == "in_progress":
+            out.append("◻ ", style="bold yellow")
+            out.append(clean(todo.text), style="bold")
+        else:
+            out.append("◻ ")
+            out.append(clean(todo.text))
+    return out
+
+
+class TodoPanel(Static):
+    """Hidden while the list is empty; follows TodosChanged events."""
+
+    def __init__(self, *, id: str | None = None) -> None:
+        super().__init__("", id=id)
+        self.todos: tuple[Any, ...] = ()
+        self.display = False
+
+    def set_todos(self, todos: Iterable[Any]) -> None:
+        self.todos = tuple(todos)
+        self.display = bool(self.todos)
+        self.update(render_todos(self.todos))
+
+    @property
+    def progress(self) -> tuple[int, int]:
+        return todo_progress(self.todos)

@@ -1,0 +1,249 @@
+"""The conversation: user prompts, streamed assistant Markdown, tool rows, notices.
+
+Every row is a single Static, so a long session stays cheap: assistant text is accumulated
+and re-rendered (throttled) as one Rich Markdown renderable per message, a tool row is one
+Text with its headline and indented result, and only the newest `max_rows` rows are kept
+mounted (older ones are pruned from the top).
+"""
+
+from __future__ import annotations
+
+import re
+
+from rich.console import RenderableType
+from rich.markdown import Markdown as RichMarkdown
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+# Lines of a tool result shown while collapsed; ctrl+o expands every tool row.
+COLLAPSED_LINES = 4
+EXPAND_KEY = "ctrl+o"
+MAX_ROWS = 300
+STREAM_INTERVAL = 0.05  # seconds between re-renders of a streaming message
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]|\x1b\[[0-?]*[ -/]*[@-~]")
+
+
+def clean(text: str) -> str:
+    """Model- and tool-authored text minus escape sequences and control characters (keeps \\n, \\t)."""
+    return _CONTROL.sub("", text.replace("\r\n", "\n"))
+
+
+def render_tool(
+    headline: str,
+    result: str | None,
+    *,
+    refused: bool = False,
+    reason: str | None = None,
+    error: bool = False,
+    expanded: bool = False,
+) -> Text:
+    """A tool row: the call as a headline, the result indented under it, long results collapsed."""
+    if result is None:
+        mark, mark_style = "…", "dim"
+    elif refused:
+        mark, mark_style = "✗", "bold red"
+    elif error:
+        mark, mark_style = "✗", "red"
+    else:
+        mark, mark_style = "✓", "green"
+    out = Text()
+    out.append(f"{mark} ", style=mark_style)
+    out.append(clean(headline), style="bold red" if refused else "bold")
+    if result is None:
+        return out
+    if refused:
+        # The reason is what the model was told; the result repeats it, so show it once.
+        body = f"refused: {clean(reason or result)}"
+        body_style = "red"
+    else:
+        body = clean(result).rstrip("\n")
+        body_style = "red" if error else "default"
+    lines = body.split("\n") if body else []
+    hidden = 0
+    if not expanded and len(lines) > COLLAPSED_LINES:
+        hidden = len(lines) - COLLAPSED_LINES
+        lines = lines[:COLLAPSED_LINES]
+    for line in lines:
+        out.append("\n  ")
+        out.append(line, style=body_style)
+    if hidden:
+        out.append("\n  ")
+        out.append(f"… {hidden} more line{'s' if hidden != 1 else ''} ({EXPAND_KEY} to expand)", style="dim italic")
+    return out
+
+
+class UserRow(Static):
+    def __init__(self, text: str) -> None:
+        content = Text("› ", style="bold")
+        content.append(clean(text))
+        super().__init__(content)
+
+
+class NoticeRow(Static):
+    """A line from planview itself (mode changes, plans written, errors)."""
+
+    def __init__(self, text: str | Text, *, kind: str = "info") -> None:
+        super().__init__(text if isinstance(text, Text) else Text(clean(text)))
+        self.add_class(f"-{kind}")
+
+
+class AssistantRow(Static):
+    """One assistant message, re-rendered as Markdown while it streams."""
+
+    def __init__(self) -> None:
+        super().__init__("")
+        self.text = ""
+        self._dirty = False
+        self._timer_pending = False
+
+    def append(self, delta: str) -> None:
+        self.text += delta
+        self._dirty = True
+        if not self._timer_pending and self.is_mounted:
+            self._timer_pending = True
+            self.set_timer(STREAM_INTERVAL, self.flush)
+
+    def flush(self) -> None:
+        self._timer_pending = False
+        if self._dirty:
+            self._dirty = False
+            self.update(self.renderable_text())
+
+    def renderable_text(self) -> RenderableType:
+        return RichMarkdown(clean(self.text))
+
+    def on_mount(self) -> None:
+        self.flush()
+
+
+class ToolRow(Static):
+    def __init__(self, call_id: str, name: str, headline: str) -> None:
+        super().__init__("")
+        self.call_id = call_id
+        self.tool_name = name
+        self.headline = headline or name
+        self.result: str | None = None
+        self.refused = False
+        self.reason: str | None = None
+        self.error = False
+        self.expanded = False
+        self.add_class("-running")
+        self._paint()
+
+    def finish(self, result: str, *, refused: bool, reason: str | None, error: bool) -> None:
+        self.result, self.refused, self.reason, self.error = result, refused, reason, error
+        self.remove_class("-running")
+        self.set_class(refused, "-refused")
+        self.set_class(error and not refused, "-error")
+        self._paint()
+
+    def set_expanded(self, expanded: bool) -> None:
+        if expanded != self.expanded:
+            self.expanded = expanded
+            self._paint()
+
+    @property
+    def collapsible(self) -> bool:
+        return self.result is not None and self.result.count("\n") + 1 > COLLAPSED_LINES
+
+    def _paint(self) -> None:
+        self.update(
+            render_tool(
+                self.headline,
+                self.result,
+                refused=self.refused,
+                reason=self.reason,
+                error=self.error,
+                expanded=self.expanded,
+            )
+        )
+
+
+class Transcript(VerticalScroll):
+    """The scrolling conversation; newest at the bottom, pinned there unless the user scrolled up."""
+
+    can_focus = True
+
+    def __init__(self, *, max_rows: int = MAX_ROWS, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.max_rows = max_rows
+        self.expanded = False
+        self._assistant: AssistantRow | None = None
+        self._tools: dict[str, ToolRow] = {}
+        self.rows_added = 0
+
+    # -- adding rows -------------------------------------------------------------------------
+    def add_user(self, text: str) -> None:
+        self.end_message()
+        self._add(UserRow(text))
+
+    def add_notice(self, text: str | Text, kind: str = "info") -> NoticeRow:
+        self.end_message()
+        row = NoticeRow(text, kind=kind)
+        self._add(row)
+        return row
+
+    def append_text(self, delta: str) -> None:
+        if self._assistant is None:
+            self._assistant = AssistantRow()
+            self._add(self._assistant)
+        self._assistant.append(delta)
+        self._follow()
+
+    def end_message(self) -> None:
+        """Close the streaming assistant message (render its final text now)."""
+        if self._assistant is not None:
+            self._assistant.flush()
+            self._assistant = None
+
+    def tool_started(self, call_id: str, name: str, headline: str) -> None:
+        self.end_message()
+        row = ToolRow(call_id, name, headline)
+        row.set_expanded(self.expanded)
+        self._tools[call_id] = row
+        self._add(row)
+
+    def tool_finished(self, call_id: str, name: str, result: str, *, refused: bool, reason: str | None,
+                      error: bool) -> None:
+        row = self._tools.pop(call_id, None)
+        if row is None or not row.is_attached:
+            # Started before the rows were pruned (or never announced): show it as a fresh row.
+            self.end_message()
+            row = ToolRow(call_id, name, name)
+            row.set_expanded(self.expanded)
+            self._add(row)
+        row.finish(result, refused=refused, reason=reason, error=error)
+        self._follow()
+
+    def toggle_expanded(self) -> bool:
+        self.expanded = not self.expanded
+        for row in self.query(ToolRow):
+            row.set_expanded(self.expanded)
+        return self.expanded
+
+    # -- internals --------------------------------------------------------------------------
+    def _add(self, row: Static) -> None:
+        follow = self._at_bottom()
+        self.mount(row)
+        self.rows_added += 1
+        self._prune()
+        if follow:
+            self.call_after_refresh(self.scroll_end, animate=False)
+
+    def _follow(self) -> None:
+        if self._at_bottom():
+            self.call_after_refresh(self.scroll_end, animate=False)
+
+    def _at_bottom(self) -> bool:
+        return self.scroll_y >= self.max_scroll_y - 2
+
+    def _prune(self) -> None:
+        excess = len(self.children) - self.max_rows
+        if excess > 0:
+            old = list(self.children[:excess])
+            for row in old:
+                if isinstance(row, ToolRow):
+                    self._tools.pop(row.call_id, None)
+            self.remove_children(old)
