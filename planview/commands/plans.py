@@ -1,9 +1,109 @@
-"""CLI subcommands for this area (filled in by the area's issue)."""
+"""`planview plans` (the saved plans, newest first) and `planview steps PATH` (a plan's steps)."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from pathlib import Path
+
+from planview.plan.store import PlanPathError, PlanStore, list_plans, read_plan_text
+
+MARKDOWN_SUFFIXES = (".md", ".markdown")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add this area's subcommands."""
+    plans = subparsers.add_parser(
+        "plans",
+        help="list the saved plans, newest first",
+        description="List the plans in the plans folder (.planview/plans in a git repository), newest first, "
+        "with their title and steps done/total.",
+    )
+    plans.add_argument("--json", action="store_true", help="print a JSON list instead of a table")
+    plans.add_argument(
+        "--dir", metavar="FOLDER", type=Path, default=None,
+        help="list the .md plans in FOLDER instead (e.g. the sample plans: --dir plans)",
+    )
+    plans.set_defaults(handler=run_plans)
+
+    steps = subparsers.add_parser(
+        "steps",
+        help="show a plan's steps and which are done",
+        description="Print the steps of a Markdown plan: the top-level items of its Steps section "
+        "(or, without one, the document's shallowest list).",
+    )
+    steps.add_argument("path", metavar="PATH", help="a Markdown plan file (any path)")
+    steps.add_argument("--json", action="store_true", help='print [{"index", "text", "completed", "notes"}, ...]')
+    steps.set_defaults(handler=run_steps)
+
+
+def _printable(text: str) -> str:
+    """Plan text may carry escape sequences; show them, never let the terminal run them."""
+    return "".join(ch if ch.isprintable() or ch == "\t" else ascii(ch)[1:-1] for ch in text)
+
+
+def run_plans(args: argparse.Namespace) -> int:
+    if args.dir is not None:
+        folder = args.dir
+        if not folder.is_dir():
+            raise PlanPathError(f"no such folder: {_printable(str(folder))}; pass a folder that holds .md plans")
+        infos = list_plans(folder)
+        label = str(folder)
+        shown = {info.path: info.path.name for info in infos}
+    else:
+        store = PlanStore.for_cwd()
+        infos = store.list()
+        label = store.relative(store.plans_dir)
+        shown = {info.path: store.relative(info.path) for info in infos}
+    if args.json:
+        rows = [
+            {
+                "file": shown[info.path],
+                "path": str(info.path),
+                "title": info.title,
+                "steps_done": info.steps_done,
+                "steps_total": info.steps_total,
+                "mtime": info.mtime,
+            }
+            for info in infos
+        ]
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        return 0
+    if not infos:
+        print(f"no plans yet in {_printable(label)}", file=sys.stderr)
+        return 0
+    files = [_printable(shown[info.path]) for info in infos]
+    titles = [_printable(info.title) for info in infos]
+    file_width = max(map(len, files))
+    title_width = min(max(map(len, titles)), 60)
+    for info, file, title in zip(infos, files, titles, strict=True):
+        print(f"{file:<{file_width}}  {title:<{title_width}}  {info.steps_done}/{info.steps_total}")
+    return 0
+
+
+def run_steps(args: argparse.Namespace) -> int:
+    from planview.plan.steps import extract_steps
+
+    path = Path(args.path)
+    if path.suffix.lower() not in MARKDOWN_SUFFIXES:
+        raise PlanPathError(
+            f"planview steps reads Markdown plans (.md); {_printable(args.path)} is not one — pass a .md file"
+        )
+    text = read_plan_text(path)
+    found = extract_steps(text)
+    if args.json:
+        rows = [
+            {"index": step.index, "text": step.text, "completed": step.completed, "notes": list(step.notes)}
+            for step in found.steps
+        ]
+        print(json.dumps(rows, ensure_ascii=False, indent=2))
+        return 0
+    if not found.steps:
+        print(f"no steps in {_printable(args.path)}: it has no Steps section and no list", file=sys.stderr)
+        return 0
+    if found.source == "shallowest_list":
+        print("(no Steps section: showing the document's shallowest list)", file=sys.stderr)
+    for step in found.steps:
+        mark = "x" if step.completed else " "
+        print(f"[{mark}] {step.index}. {_printable(step.display)}")
+    return 0
