@@ -18,6 +18,7 @@ from planview.approval.identity import resolve_approver
 from planview.approval.ledger import Ledger, utc_now
 from planview.approval.packet import EvidencePacket, build_packet
 from planview.approval.seal import artifact_path, packet_path, read_artifact, seal
+from planview.errors import PlanviewError
 
 PlanState = Literal["approved", "stale", "not approved"]
 AUTO_REVOKER = "planview (plan changed after approval)"
@@ -168,6 +169,12 @@ class Approvals:
                 return path.relative_to(base).as_posix()
         return path.as_posix()
 
+    def _display(self, path: Path) -> str:
+        """A path as the model's tools would name it: relative to the project root when inside it."""
+        if self.project_root is not None and path.is_relative_to(self.project_root):
+            return path.relative_to(self.project_root).as_posix()
+        return str(path)
+
     def _read(self, path: Path) -> tuple[bytes, str]:
         from planview.plan.store import MAX_PLAN_BYTES
 
@@ -222,8 +229,8 @@ class Approvals:
         """True only when an unrevoked approval's canonical hash equals the plan file's right now."""
         try:
             return self.status(plan_path).state == "approved"
-        except ApprovalError:
-            return False    # missing / unreadable plan: fail closed
+        except PlanviewError:
+            return False    # missing plan, broken ledger, ...: fail closed (approve says why)
 
     def status(self, plan_path: Path) -> PlanStatus:
         path = self._contained(plan_path)
@@ -269,6 +276,7 @@ class Approvals:
                 path_text(sealed.path),
                 plan=plan, artifact=sealed.artifact, sha256=sealed.sha256, size=sealed.bytes,
                 canonical_sha256=canonical, approver=who, at=at, commit=commit,
+                artifact_path=self._display(sealed.path),
             )
             event = self.ledger.append(
                 {
@@ -345,7 +353,7 @@ class Approvals:
             path_text(self.artifact_path(record)),
             plan=record.plan, artifact=record.artifact, sha256=record.file_sha256, size=record.bytes,
             canonical_sha256=record.canonical_sha256, approver=record.approver, at=record.at,
-            commit=record.commit,
+            commit=record.commit, artifact_path=self._display(self.artifact_path(record)),
         )
         if packet.sha256 != record.packet_sha256:
             raise EvidenceError(

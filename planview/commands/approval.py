@@ -1,9 +1,139 @@
-"""CLI subcommands for this area (filled in by the area's issue)."""
+"""`planview approve`, `planview status` and `planview audit` (no textual)."""
 
 from __future__ import annotations
 
 import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Add this area's subcommands."""
+    approve = subparsers.add_parser(
+        "approve",
+        help="approve a plan: seal its exact bytes and record the approval in the ledger",
+        description="Seal the plan as .planview/artifacts/<uuid>.md and append an `approved` event to the "
+        "hash-chained ledger. Approving the same content again returns the same artifact.",
+    )
+    approve.add_argument("path", metavar="PATH", help="a plan in the plans folder (a bare file name works)")
+    approve.add_argument("--as", dest="as_name", metavar="NAME",
+                         help="who approves (default: git's user.name <user.email>, else the OS user)")
+    approve.set_defaults(handler=run_approve)
+
+    status = subparsers.add_parser(
+        "status",
+        help="is a plan approved, stale (changed since approval) or not approved? exit 0 only when approved",
+    )
+    status.add_argument("path", metavar="PATH", nargs="?", help="the plan (default: the newest plan)")
+    status.add_argument("--json", action="store_true", help="print one JSON object")
+    status.set_defaults(handler=run_status)
+
+    audit = subparsers.add_parser(
+        "audit",
+        help="verify the ledger, list approvals, and show what changed since the newest one",
+    )
+    audit.add_argument("--json", action="store_true", help="print one JSON object")
+    audit.set_defaults(handler=run_audit)
+
+
+def _open() -> Any:
+    from planview.approval import Approvals
+    from planview.plan.store import PlanStore
+
+    store = PlanStore.for_cwd()
+    return store, Approvals(store.home, store.project_root)
+
+
+def _plan_arg(raw: str) -> Path:
+    """A path as typed: relative to the current folder when it exists there; a bare name means the plans folder."""
+    path = Path(raw).expanduser()
+    if path.is_absolute():
+        return path
+    if (Path.cwd() / path).exists() or len(path.parts) > 1:
+        return Path.cwd() / path
+    return path
+
+
+def run_approve(args: argparse.Namespace) -> int:
+    _, approvals = _open()
+    before = len(approvals.ledger.events())
+    record = approvals.approve(_plan_arg(args.path), approver=args.as_name)
+    if record.seq <= before:
+        print(f"planview: already approved (seq {record.seq} by {record.approver}); no new event recorded",
+              file=sys.stderr)
+    print(record.artifact)
+    print(f"sha256:{record.file_sha256}")
+    print(f"bytes:{record.bytes}")
+    print(f"canonical:{record.canonical_sha256}")
+    print(f"approver:{record.approver}")
+    print(f"seq:{record.seq}")
+    return 0
+
+
+def run_status(args: argparse.Namespace) -> int:
+    from planview.approval import ApprovalError
+
+    store, approvals = _open()
+    if args.path is None:
+        latest = store.latest()
+        if latest is None:
+            raise ApprovalError(f"no plans in {store.relative(store.plans_dir)} yet; write one, or pass PATH")
+        path = latest
+    else:
+        path = _plan_arg(args.path)
+    status = approvals.status(path)
+    if args.json:
+        record = status.record
+        print(json.dumps({
+            "plan": status.plan,
+            "state": status.state,
+            "changed_sections": list(status.changed_sections),
+            "revoked": status.revoked,
+            "detail": status.detail,
+            "approval": None if record is None else {
+                "seq": record.seq, "artifact": record.artifact, "sha256": record.file_sha256,
+                "canonical_sha256": record.canonical_sha256, "bytes": record.bytes,
+                "approver": record.approver, "at": record.at, "commit": record.commit,
+            },
+        }, ensure_ascii=False, sort_keys=True))
+        return status.exit_code
+    print(f"{status.state}: {status.plan}")
+    record = status.record
+    if status.state == "approved" and record is not None:
+        print(f"  {record.artifact} by {record.approver} at {record.at}")
+    elif status.state == "stale" and record is not None:
+        print(f"  approved as {record.artifact} by {record.approver} at {record.at}, then changed")
+        if status.changed_sections:
+            print("  changed sections:")
+            for name in status.changed_sections:
+                print(f"    - {name}")
+        else:
+            print(f"  {status.detail}")
+        print(f"  approve it again: planview approve {_quote(store.relative(path))}")
+    else:
+        print(f"  approve it: planview approve {_quote(store.relative(path))}")
+    return status.exit_code
+
+
+def _quote(text: str) -> str:
+    import shlex
+
+    return shlex.quote(text)
+
+
+def run_audit(args: argparse.Namespace) -> int:
+    from planview.approval.audit import build_audit
+
+    _, approvals = _open()
+    report = build_audit(approvals)
+    if args.json:
+        print(json.dumps(report.to_dict(), ensure_ascii=False, sort_keys=True))
+    else:
+        print(report.render())
+    if not report.verification.ok:
+        problem = report.verification.problem
+        print(f"planview: ledger tampered or damaged at line {problem.line} (seq {problem.seq}): {problem.message}",
+              file=sys.stderr)
+    return report.exit_code
