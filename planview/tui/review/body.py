@@ -1,0 +1,330 @@
+"""The plan body: a line-based scroll view (Textual's Line API) over pre-rendered sections.
+
+Nothing is mounted per block. Each section is rendered once per (text, width, theme) by
+`SectionRenderer` and the view only hands out the strips for the rows on screen, so a
+10,000-line plan scrolls like a short one and a reload re-renders only the changed sections.
+
+Positions: `top_line` is the first visible rendered line (0-based). The view remembers where
+the reader is by source line across a resize (`top_source_line`), and by section + offset across a
+reload (the section may have moved). The last section's heading can always reach the top row:
+when it is shorter than the view, blank space is allowed after it.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+from typing import Literal
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.color import Color
+from textual.geometry import Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+
+from planview.plan.document import PlanDocument
+from planview.tui.review.render import GUTTER, RenderTheme, SectionRenderer
+
+Keep = Literal["source", "section", "top"]
+
+
+@dataclass(frozen=True)
+class _SectionAnchor:
+    index: int
+    title: str
+    offset: int
+
+
+def theme_from_variables(name: str, dark: bool, variables: dict[str, str]) -> RenderTheme:
+    """A RenderTheme from Textual's resolved CSS variables (alpha colours blended over the background)."""
+    background = Color.parse(variables.get("background", "#000000"))
+
+    def solid(key: str, fallback: str) -> str:
+        try:
+            color = Color.parse(variables.get(key, fallback))
+        except Exception:  # a variable that is not a plain colour ("auto 60%")
+            color = Color.parse(fallback)
+        return (background + color).hex if color.a < 1 else color.hex
+
+    return RenderTheme(
+        name=name,
+        dark=dark,
+        foreground=solid("foreground", "#e0e0e0"),
+        muted=solid("foreground-muted", "#8a8a8a"),
+        primary=solid("primary", "#0178d4"),
+        secondary=solid("secondary", "#004578"),
+        accent=solid("accent", "#fea62b"),
+        success=solid("success", "#4ebf71"),
+        warning=solid("warning", "#fea62b"),
+        code_background=solid("surface" if dark else "panel", "#1e1e1e"),
+        link=solid("text-primary" if "text-primary" in variables else "primary", "#5fafff"),
+    )
+
+
+class PlanBody(ScrollView, can_focus=True):
+    """Shows a PlanDocument; the screen drives it and reads its position."""
+
+    DEFAULT_CSS = """
+    PlanBody {
+        scrollbar-gutter: stable;
+        overflow-x: hidden;
+        overflow-y: auto;
+    }
+    """
+
+    class Moved(Message):
+        """The view scrolled or was laid out again (the scroll row and gauge follow)."""
+
+    def __init__(self, renderer: SectionRenderer | None = None, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.renderer = renderer or SectionRenderer()
+        self.document: PlanDocument | None = None
+        self.changed: frozenset[int] = frozenset()
+        self.empty_message = "This plan is empty"
+        self.render_theme = RenderTheme()
+        self._strips: list[Strip] = []
+        self._sources: list[int] = []  # absolute 1-based source line per rendered line
+        self._starts: list[int] = []  # rendered line of each section's first line
+        self._width = 0  # the render width the lines were laid out for (without the gutter)
+        self._pending: Keep | None = None
+        self._pending_anchor: tuple[int, int] | _SectionAnchor | None = None
+
+    # -- state the screen and the tests read --------------------------------------------------
+    @property
+    def total_lines(self) -> int:
+        return len(self._strips)
+
+    @property
+    def viewport_height(self) -> int:
+        return max(1, self.scrollable_content_region.height)
+
+    @property
+    def top_line(self) -> int:
+        return int(self.scroll_y)
+
+    @property
+    def overflowing(self) -> bool:
+        return self.total_lines > self.viewport_height
+
+    @property
+    def content_end(self) -> int:
+        """The top line at which the last line of the plan is at the bottom of the view."""
+        return max(0, self.total_lines - self.viewport_height)
+
+    @property
+    def section_starts(self) -> tuple[int, ...]:
+        return tuple(self._starts)
+
+    @property
+    def top_source_line(self) -> int | None:
+        if not self._sources:
+            return None
+        return self._sources[min(self.top_line, len(self._sources) - 1)]
+
+    def section_at(self, line: int) -> int | None:
+        """Index of the section holding rendered `line`."""
+        if not self._starts:
+            return None
+        return max(0, bisect_right(self._starts, line) - 1)
+
+    @property
+    def current_section(self) -> int | None:
+        return self.section_at(self.top_line)
+
+    def line_text(self, line: int) -> str:
+        """The characters of rendered `line` (without the gutter)."""
+        return "".join(s.text for s in self._strips[line]) if 0 <= line < len(self._strips) else ""
+
+    def visible_text(self) -> list[str]:
+        return [self.line_text(self.top_line + y) for y in range(self.viewport_height)]
+
+    # -- content ------------------------------------------------------------------------------
+    def show(self, document: PlanDocument, changed: frozenset[int], keep: Keep = "top") -> None:
+        """Display `document`; `keep` says how to hold the reading position across the change."""
+        anchor = self._capture(keep) if self.document is not None and self._strips else None
+        self.document = document
+        self.changed = changed
+        if self._width > 0:
+            self._layout(self._width)
+            self._restore(keep, anchor)
+        else:
+            self._pending, self._pending_anchor = keep, anchor
+        self.refresh()
+
+    def set_theme(self, theme: RenderTheme) -> None:
+        if theme == self.render_theme:
+            return
+        self.render_theme = theme
+        if self._width > 0 and self.document is not None:
+            anchor = self._capture("source")
+            self._layout(self._width)
+            self._restore("source", anchor)
+        self.refresh()
+
+    def _render_width(self) -> int:
+        return max(1, self.scrollable_content_region.width - GUTTER)
+
+    def on_resize(self) -> None:
+        width = self._render_width()
+        if self.document is None:
+            self._update_virtual_size()
+            return
+        if width != self._width:
+            keep: Keep = "source"
+            anchor = self._capture(keep) if self._strips else None
+            if self._pending is not None:
+                keep, anchor = self._pending, self._pending_anchor
+                self._pending = self._pending_anchor = None
+            self._layout(width)
+            self._restore(keep, anchor)
+        else:
+            self._update_virtual_size()
+        self.post_message(self.Moved())
+
+    def _layout(self, width: int) -> None:
+        document = self.document
+        assert document is not None
+        strips: list[Strip] = []
+        sources: list[int] = []
+        starts: list[int] = []
+        render = self.renderer.render
+        theme = self.render_theme
+        for section in document.sections:
+            rendered = render(section.text, width, theme)
+            starts.append(len(strips))
+            strips.extend(rendered.lines)
+            base = section.start
+            sources.extend(base + s for s in rendered.sources)
+        self._strips, self._sources, self._starts, self._width = strips, sources, starts, width
+        self._update_virtual_size()
+
+    def _update_virtual_size(self) -> None:
+        height = self.viewport_height
+        total = len(self._strips)
+        virtual = total
+        if total > height and self._starts:
+            # Room below the end so the last heading can land on the top row.
+            virtual = max(total, self._starts[-1] + height)
+        self.virtual_size = Size(self.scrollable_content_region.width, virtual)
+
+    # -- keeping the reading position ---------------------------------------------------------
+    def _capture(self, keep: Keep) -> tuple[int, int] | _SectionAnchor | None:
+        if not self._strips:
+            return None
+        top = min(self.top_line, len(self._strips) - 1)
+        if keep == "source":
+            source = self._sources[top]
+            first = bisect_left(self._sources, source)
+            return (source, max(0, top - first))
+        if keep == "section" and self.document is not None:
+            index = self.section_at(top) or 0
+            section = self.document.sections[index]
+            return _SectionAnchor(index, section.title, top - self._starts[index])
+        return None
+
+    def _restore(self, keep: Keep, anchor: tuple[int, int] | _SectionAnchor | None) -> None:
+        target = 0
+        if isinstance(anchor, tuple) and self._sources:
+            source, offset = anchor
+            first = min(bisect_left(self._sources, source), len(self._sources) - 1)
+            run_end = bisect_right(self._sources, self._sources[first])
+            target = min(first + offset, max(first, run_end - 1))
+        elif isinstance(anchor, _SectionAnchor) and self.document is not None and self._starts:
+            sections = self.document.sections
+            index = anchor.index if anchor.index < len(sections) and sections[anchor.index].title == anchor.title else None
+            if index is None:
+                index = next((s.index for s in sections if s.title == anchor.title), min(anchor.index, len(sections) - 1))
+            length = self.section_length(index)
+            target = self._starts[index] + min(anchor.offset, max(0, length - 1))
+        self.scroll_to_line(target)
+
+    def section_length(self, index: int) -> int:
+        end = self._starts[index + 1] if index + 1 < len(self._starts) else len(self._strips)
+        return end - self._starts[index]
+
+    # -- moving -------------------------------------------------------------------------------
+    def scroll_to_line(self, line: int, *, allow_past_end: bool = False) -> None:
+        limit = self.max_scroll_y if allow_past_end else max(self.content_end, min(self.top_line, self.max_scroll_y))
+        target = max(0, min(line, limit))
+        self.scroll_to(y=target, animate=False, force=True)
+        self.post_message(self.Moved())
+
+    def move_lines(self, count: int) -> None:
+        self.scroll_to_line(self.top_line + count)
+
+    def move_pages(self, count: int) -> None:
+        # One line of overlap so the reader keeps a line of context.
+        self.move_lines(count * max(1, self.viewport_height - 1))
+
+    def move_half_pages(self, count: int) -> None:
+        self.move_lines(count * max(1, self.viewport_height // 2))
+
+    def go_top(self) -> None:
+        self.scroll_to_line(0)
+
+    def go_bottom(self) -> None:
+        self.scroll_to(y=self.content_end, animate=False, force=True)
+        self.post_message(self.Moved())
+
+    def go_section(self, index: int) -> None:
+        """Put section `index`'s heading on the top row."""
+        if 0 <= index < len(self._starts):
+            self.scroll_to_line(self._starts[index], allow_past_end=True)
+
+    def next_section(self) -> int | None:
+        position = bisect_right(self._starts, self.top_line)
+        if position < len(self._starts):
+            self.go_section(position)
+            return position
+        return None
+
+    def previous_section(self) -> int | None:
+        position = bisect_left(self._starts, self.top_line) - 1
+        if position >= 0:
+            self.go_section(position)
+            return position
+        return None
+
+    # ScrollView's own keys (↑ ↓ PgUp PgDn Home End) mean the same as the review's.
+    def action_scroll_up(self) -> None:
+        self.move_lines(-1)
+
+    def action_scroll_down(self) -> None:
+        self.move_lines(1)
+
+    def action_page_up(self) -> None:
+        self.move_pages(-1)
+
+    def action_page_down(self) -> None:
+        self.move_pages(1)
+
+    def action_scroll_home(self) -> None:
+        self.go_top()
+
+    def action_scroll_end(self) -> None:
+        self.go_bottom()
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        if round(old_value) != round(new_value):
+            self.post_message(self.Moved())
+
+    # -- drawing ------------------------------------------------------------------------------
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        base = self.rich_style
+        index = self.top_line + y
+        if index < len(self._strips):
+            section = self.section_at(index)
+            if section is not None and section in self.changed:
+                gutter = Segment("▎".ljust(GUTTER), Style(color=self.render_theme.warning))
+            else:
+                gutter = Segment(" " * GUTTER)
+            strip = Strip([gutter, *self._strips[index]])
+        elif y == 0 and self.document is not None and not self._strips:
+            strip = Strip([Segment(" " * GUTTER), Segment(self.empty_message, Style(color=self.render_theme.muted, italic=True))])
+        else:
+            strip = Strip.blank(width)
+        return strip.crop_extend(0, width, None).apply_style(base)

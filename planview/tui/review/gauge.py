@@ -1,0 +1,78 @@
+"""The scroll gauge and the scroll row text (pure: numbers in, strings out).
+
+`lines 41–68 of 1,512 (3%)`: 0% only at the very top, 100% only when the last line is in view,
+so the figure never claims the end before the reader is there. When the row is narrow the line
+range goes first, then the section name is shortened, and the gauge is the last thing to go.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+def percent(top: int, height: int, total: int) -> int:
+    """How far down the view is: 0 at the top, 100 when the end is visible, 1..99 between."""
+    end = max(0, total - max(1, height))
+    if end == 0 or top >= end:
+        return 100 if top > 0 or end == 0 else 0
+    if top <= 0:
+        return 0
+    return min(99, max(1, round(100 * top / end)))
+
+
+def gauge_text(top: int, height: int, total: int) -> str:
+    """`lines 41–68 of 1,512 (3%)` for a view whose first visible line is `top` (0-based)."""
+    first = min(top + 1, total)
+    last = min(top + max(1, height), total)
+    return f"lines {first:,}–{last:,} of {total:,} ({percent(top, height, total)}%)"
+
+
+def gauge_short(top: int, height: int, total: int) -> str:
+    """The gauge without the line range, for narrow rows."""
+    return f"{percent(top, height, total)}%"
+
+
+@dataclass(frozen=True)
+class ScrollRow:
+    """The two halves of the scroll row, already fitted to a width."""
+
+    section: str  # "§ Title · changed", possibly shortened with "…", or ""
+    gauge: str
+    width: int
+
+    @property
+    def text(self) -> str:
+        gap = max(0, self.width - len(self.section) - len(self.gauge))
+        return f"{self.section}{' ' * gap}{self.gauge}" if self.section else self.gauge.rjust(self.width)
+
+
+def _fit(label: str, room: int) -> str:
+    if len(label) <= room:
+        return label
+    if room < 3:
+        return ""
+    return label[: room - 1].rstrip() + "…"
+
+
+def scroll_row(section: str | None, changed: bool, top: int, height: int, total: int, width: int) -> ScrollRow:
+    """Fit `§ <section> · changed` and the gauge into `width` columns (range dropped first)."""
+    label = ""
+    suffix = " · changed" if changed else ""
+    if section is not None:
+        label = f"§ {section}{suffix}"
+    full = gauge_text(top, height, total)
+    short = gauge_short(top, height, total)
+    for gauge in (full, short):
+        if not label and len(gauge) <= width:
+            return ScrollRow("", gauge, width)
+        if len(label) + 2 + len(gauge) <= width:
+            return ScrollRow(label, gauge, width)
+    # Shorten the section name, keeping "§ " and the "· changed" note when possible.
+    room = width - 2 - len(short)
+    if section is not None:
+        for tail in (suffix, ""):
+            title_room = room - 2 - len(tail)
+            title = _fit(section, title_room)
+            if title:
+                return ScrollRow(f"§ {title}{tail}", short, width)
+    return ScrollRow("", short if len(short) <= width else "", width)

@@ -1,0 +1,459 @@
+"""Markdown section -> terminal lines at a width (Rich styles, no widgets).
+
+Each section of a plan is rendered on its own into a list of `Strip`s, so the review body can
+lay out a 10,000-line plan without mounting a widget per block, jump between headings with
+exact offsets, and re-render only the sections that changed. Every line is at most `width`
+cells wide (tables and long words are folded, never overflowed), and every character of
+model-authored text has been through the gate's terminal sanitiser first.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+
+from markdown_it import MarkdownIt
+from markdown_it.tree import SyntaxTreeNode
+from mdit_py_plugins.front_matter import front_matter_plugin
+from pygments.lexers import get_lexer_by_name
+from pygments.util import ClassNotFound
+from rich import box
+from rich.console import Console
+from rich.segment import Segment
+from rich.style import Style
+from rich.syntax import PygmentsSyntaxTheme
+from rich.table import Table
+from rich.text import Text
+from textual.strip import Strip
+
+# C0, DEL and C1 controls: a last line of defence after the gate's sanitiser.
+_CONTROLS = {c: None for c in [*range(0x00, 0x20), *range(0x7F, 0xA0)]}
+_TASK = re.compile(r"^\[([ xX])\]\s")
+_BULLETS = ("•", "◦", "▪")
+GUTTER = 2  # columns the body keeps left of every line for the changed mark
+
+
+def _sanitizer() -> Callable[[str], str]:
+    # Imported lazily: the gate module is written alongside this one.
+    from planview.gate import sanitize_for_terminal
+
+    return sanitize_for_terminal
+
+
+def clean_text(text: str) -> str:
+    """Model text made safe to draw: tabs expanded, sanitised line by line, controls gone.
+
+    The number of lines never changes, so source line numbers stay valid.
+    """
+    sanitize = _sanitizer()
+    out = []
+    for line in text.split("\n"):
+        line = line.removesuffix("\r").expandtabs(4)
+        out.append(sanitize(line).translate(_CONTROLS))
+    return "\n".join(out)
+
+
+@dataclass(frozen=True)
+class RenderTheme:
+    """The colours the body is drawn with (resolved hex colours of the active Textual theme)."""
+
+    name: str = "textual-dark"
+    dark: bool = True
+    foreground: str = "#e0e0e0"
+    muted: str = "#8a8a8a"
+    primary: str = "#0178d4"
+    secondary: str = "#004578"
+    accent: str = "#fea62b"
+    success: str = "#4ebf71"
+    warning: str = "#fea62b"
+    code_background: str = "#1e1e1e"
+    link: str = "#5fafff"
+
+    @cached_property
+    def styles(self) -> dict[str, Style]:
+        return {
+            "h1": Style(color=self.primary, bold=True, underline=True),
+            "h2": Style(color=self.primary, bold=True),
+            "h3": Style(color=self.accent, bold=True),
+            "h4": Style(color=self.foreground, bold=True),
+            "h5": Style(color=self.foreground, bold=True, italic=True),
+            "h6": Style(color=self.muted, bold=True, italic=True),
+            "muted": Style(color=self.muted),
+            "code_inline": Style(color=self.accent, bgcolor=self.code_background),
+            "code_block": Style(color=self.foreground, bgcolor=self.code_background),
+            "quote": Style(color=self.muted, italic=True),
+            "quote_bar": Style(color=self.secondary if self.dark else self.muted),
+            "link": Style(color=self.link, underline=True),
+            "bullet": Style(color=self.primary),
+            "task_done": Style(color=self.success),
+            "task_open": Style(color=self.muted),
+            "rule": Style(color=self.muted),
+            "table_header": Style(bold=True, color=self.foreground),
+            "table_border": Style(color=self.muted),
+        }
+
+    @cached_property
+    def _token_styles(self) -> dict[object, Style]:
+        return {}
+
+    def token_style(self, token_type: object) -> Style:
+        """The foreground of a Pygments token type (the code block keeps its own background)."""
+        styles = self._token_styles
+        style = styles.get(token_type)
+        if style is None:
+            full = PygmentsSyntaxTheme("monokai" if self.dark else "friendly").get_style_for_token(token_type)
+            style = Style(color=full.color, bold=full.bold, italic=full.italic, underline=full.underline)
+            styles[token_type] = style
+        return style
+
+
+@dataclass(frozen=True)
+class RenderedSection:
+    """One section drawn at one width: its lines and, per line, the source line it shows."""
+
+    lines: tuple[Strip, ...]
+    sources: tuple[int, ...]  # 0-based, relative to the section's first line
+
+
+_Line = tuple[Text, int]
+
+
+def _markdown() -> MarkdownIt:
+    return MarkdownIt("commonmark").enable("table").enable("strikethrough").use(front_matter_plugin)
+
+
+class _Painter:
+    """Walks markdown-it's syntax tree for one section at one width."""
+
+    def __init__(self, console: Console, theme: RenderTheme) -> None:
+        self.console = console
+        self.theme = theme
+        self.s = theme.styles
+
+    # -- inline -----------------------------------------------------------------------------
+    def inline(self, node: SyntaxTreeNode, style: Style | None = None) -> Text:
+        text = Text(style=style or "")
+        self._inline_into(text, node.children, Style())
+        return text
+
+    def _inline_into(self, out: Text, nodes: list[SyntaxTreeNode], style: Style) -> None:
+        for node in nodes:
+            kind = node.type
+            if kind == "text":
+                out.append(node.content, style)
+            elif kind == "code_inline":
+                out.append(node.content, style + self.s["code_inline"])
+            elif kind == "strong":
+                self._inline_into(out, node.children, style + Style(bold=True))
+            elif kind == "em":
+                self._inline_into(out, node.children, style + Style(italic=True))
+            elif kind == "s":
+                self._inline_into(out, node.children, style + Style(strike=True))
+            elif kind == "link":
+                start = len(out)
+                self._inline_into(out, node.children, style + self.s["link"])
+                href = str(node.attrs.get("href", ""))
+                label = out.plain[start:]
+                if href and href != label and href.removeprefix("mailto:") != label:
+                    out.append(f" ({href})", style + self.s["muted"])
+            elif kind == "image":
+                alt = node.content or "".join(c.content for c in node.children)
+                out.append(f"[image: {alt}]", style + self.s["muted"])
+            elif kind == "softbreak":
+                out.append(" ", style)
+            elif kind == "hardbreak":
+                out.append("\n", style)
+            elif kind == "html_inline":
+                out.append(node.content, style + self.s["muted"])
+            else:
+                if node.children:
+                    self._inline_into(out, node.children, style)
+                else:
+                    out.append(node.content, style)
+
+    # -- helpers ----------------------------------------------------------------------------
+    def wrap(self, text: Text, width: int) -> list[Text]:
+        width = max(1, width)
+        lines = text.wrap(self.console, width, overflow="fold", no_wrap=False)
+        out = []
+        for line in lines:
+            line.rstrip()
+            out.append(line)
+        return out or [Text("")]
+
+    @staticmethod
+    def prefix(lines: list[_Line], first: Text, rest: Text) -> list[_Line]:
+        out = []
+        for i, (line, src) in enumerate(lines):
+            head = first if i == 0 else rest
+            out.append((Text.assemble(head.copy(), line), src))
+        return out
+
+    # -- blocks -----------------------------------------------------------------------------
+    def blocks(self, nodes: list[SyntaxTreeNode], width: int, tight: bool = False) -> list[_Line]:
+        out: list[_Line] = []
+        for node in nodes:
+            lines = self.block(node, width)
+            if not lines:
+                continue
+            if out and not tight:
+                out.append((Text(""), out[-1][1]))
+            out.extend(lines)
+        return out
+
+    def block(self, node: SyntaxTreeNode, width: int) -> list[_Line]:
+        kind = node.type
+        start = node.map[0] if node.map else 0
+        if kind == "heading":
+            level = int(node.tag[1:]) if node.tag[1:].isdigit() else 1
+            text = self.inline(node.children[0], self.s[f"h{min(level, 6)}"]) if node.children else Text()
+            return [(line, start) for line in self.wrap(text, width)]
+        if kind == "paragraph":
+            if not node.children:
+                return []
+            return [(line, start) for line in self.wrap(self.inline(node.children[0]), width)]
+        if kind == "inline":
+            return [(line, start) for line in self.wrap(self.inline(node), width)]
+        if kind in ("bullet_list", "ordered_list"):
+            return self.list_(node, width, depth=0)
+        if kind in ("fence", "code_block"):
+            lang = node.info.strip().split()[0] if kind == "fence" and node.info.strip() else ""
+            first = start + 1 if kind == "fence" else start
+            return self.code(node.content, lang, width, first)
+        if kind == "front_matter":
+            return self.code(node.content, "yaml", width, start + 1, dim=True)
+        if kind == "blockquote":
+            inner = self.blocks(node.children, width - 2)
+            bar = Text("▌ ", self.s["quote_bar"])
+            lines = self.prefix(inner, bar, bar)
+            for line, _ in lines:
+                line.stylize(self.s["quote"], 2)
+            return lines
+        if kind == "table":
+            return self.table(node, width, start)
+        if kind == "hr":
+            return [(Text("─" * max(1, width), self.s["rule"]), start)]
+        if kind == "html_block":
+            lines = node.content.rstrip("\n").split("\n")
+            out = []
+            for i, raw in enumerate(lines):
+                for piece in self.wrap(Text(raw, self.s["muted"]), width):
+                    out.append((piece, start + i))
+            return out
+        text = node.content.rstrip("\n")
+        return [(line, start) for line in self.wrap(Text(text), width)] if text else []
+
+    def list_(self, node: SyntaxTreeNode, width: int, depth: int) -> list[_Line]:
+        ordered = node.type == "ordered_list"
+        items = [c for c in node.children if c.type == "list_item"]
+        first_number = int(node.attrs.get("start", 1) or 1) if ordered else 0
+        delim = (items[0].markup if items and items[0].markup else ".") if ordered else ""
+        number_width = len(str(first_number + len(items) - 1)) if ordered else 0
+        out: list[_Line] = []
+        for i, item in enumerate(items):
+            if ordered:
+                marker = Text(f"{first_number + i}{delim}".rjust(number_width + 1) + " ", self.s["bullet"])
+            else:
+                marker = Text(_BULLETS[depth % len(_BULLETS)] + " ", self.s["bullet"])
+            done = _task_state(item)
+            if done is not None:
+                box_ = Text("◼ " if done else "◻ ", self.s["task_done" if done else "task_open"])
+                marker = Text.assemble(marker, box_) if ordered else box_
+            body = self.item_body(item, width - marker.cell_len, depth)
+            if done is not None and body:
+                first, src = body[0]
+                match = _TASK.match(first.plain)
+                if match is not None:
+                    body[0] = (first[match.end() :], src)
+            indent = Text(" " * marker.cell_len)
+            item_lines = self.prefix(body, marker, indent) if body else [(marker, item.map[0] if item.map else 0)]
+            if out and not _is_tight(node):
+                out.append((Text(""), out[-1][1]))
+            out.extend(item_lines)
+        return out
+
+    def item_body(self, item: SyntaxTreeNode, width: int, depth: int) -> list[_Line]:
+        tight = _is_tight_item(item)
+        out: list[_Line] = []
+        for child in item.children:
+            if child.type in ("bullet_list", "ordered_list"):
+                lines = self.list_(child, width, depth + 1)
+            else:
+                lines = self.block(child, width)
+            if not lines:
+                continue
+            if out and not tight:
+                out.append((Text(""), out[-1][1]))
+            out.extend(lines)
+        return out
+
+    def code(self, code: str, lang: str, width: int, first_line: int, dim: bool = False) -> list[_Line]:
+        base = self.s["code_block"] + (self.s["muted"] if dim else Style())
+        source_lines = code.rstrip("\n").split("\n") if code.strip("\n") else [""]
+        highlighted = self.highlight(code, lang) if lang and not dim else None
+        out: list[_Line] = []
+        inner = max(1, width - 2)
+        for i, raw in enumerate(source_lines):
+            text = highlighted[i] if highlighted and i < len(highlighted) else Text(raw)
+            text.style = base
+            pieces = text.wrap(self.console, inner, overflow="fold", no_wrap=False) if text.cell_len > inner else [text]
+            for piece in pieces or [Text("")]:
+                line = Text(" ", base)
+                line.append_text(piece)
+                line.pad_right(max(0, width - line.cell_len))
+                line.style = base
+                out.append((line, first_line + i))
+        return out
+
+    def highlight(self, code: str, lang: str) -> list[Text] | None:
+        """Pygments tokens for a named language; None when the language is unknown (never guessed)."""
+        try:
+            lexer = get_lexer_by_name(lang, stripnl=False, ensurenl=False)
+        except ClassNotFound:
+            return None
+        token_style = self.theme.token_style
+        lines = [Text()]
+        for ttype, value in lexer.get_tokens(code.rstrip("\n")):
+            style = token_style(ttype)
+            parts = value.split("\n")
+            for j, part in enumerate(parts):
+                if j:
+                    lines.append(Text())
+                if part:
+                    lines[-1].append(part, style)
+        return lines
+
+    def table(self, node: SyntaxTreeNode, width: int, start: int) -> list[_Line]:
+        table = Table(
+            box=box.SIMPLE_HEAD,
+            show_edge=False,
+            pad_edge=False,
+            padding=(0, 1),
+            expand=False,
+            header_style=self.s["table_header"],
+            border_style=self.s["table_border"],
+        )
+        header: list[SyntaxTreeNode] = []
+        rows: list[list[SyntaxTreeNode]] = []
+        for part in node.children:
+            for tr in part.children:
+                cells = [c for c in tr.children if c.type in ("th", "td")]
+                if part.type == "thead":
+                    header.extend(cells)
+                else:
+                    rows.append(cells)
+        for cell in header:
+            style = str(cell.attrs.get("style", ""))
+            justify = "right" if "right" in style else "center" if "center" in style else "left"
+            table.add_column(self.inline(cell.children[0]) if cell.children else "", justify=justify, overflow="fold")
+        columns = len(header) or max((len(r) for r in rows), default=0)
+        while len(table.columns) < columns:
+            table.add_column("", overflow="fold")
+        for row in rows:
+            cells = [self.inline(c.children[0]) if c.children else Text() for c in row][:columns]
+            cells += [Text()] * (columns - len(cells))
+            table.add_row(*cells)
+        options = self.console.options.update(width=max(1, width), max_width=max(1, width))
+        out = []
+        for segments in self.console.render_lines(table, options, pad=False):
+            text = Text()
+            for seg in segments:
+                if seg.text and not seg.control:
+                    text.append(seg.text, seg.style)
+            text.rstrip()
+            out.append((text, start))
+        return out
+
+
+def _task_state(item: SyntaxTreeNode) -> bool | None:
+    """True/False for a `[x]`/`[ ]` task item, None for an ordinary item."""
+    first = item.children[0] if item.children else None
+    if first is None or first.type != "paragraph" or not first.children:
+        return None
+    inline = first.children[0]
+    if not inline.children or inline.children[0].type != "text":
+        return None
+    match = _TASK.match(inline.children[0].content)
+    if match is None and inline.children[0].content in ("[ ]", "[x]", "[X]") and len(inline.children) > 1:
+        match = _TASK.match(inline.children[0].content + " ")
+    return None if match is None else match.group(1) != " "
+
+
+def _is_tight(list_node: SyntaxTreeNode) -> bool:
+    return all(_is_tight_item(item) for item in list_node.children)
+
+
+def _is_tight_item(item: SyntaxTreeNode) -> bool:
+    return all(c.hidden for c in item.children if c.type == "paragraph")
+
+
+class SectionRenderer:
+    """Renders section text to lines, cached by (section text, width, theme)."""
+
+    def __init__(self, max_entries: int = 8192) -> None:
+        self._cache: OrderedDict[tuple[str, int, RenderTheme], RenderedSection] = OrderedDict()
+        self._max = max_entries
+        self._md = _markdown()
+        self._consoles: dict[int, Console] = {}
+        self.renders = 0  # cache misses, for tests and benchmarks
+
+    def _console(self, width: int) -> Console:
+        console = self._consoles.get(width)
+        if console is None:
+            console = Console(
+                width=width,
+                file=io.StringIO(),
+                color_system="truecolor",
+                force_terminal=True,
+                legacy_windows=False,
+                emoji=False,
+                markup=False,
+                highlight=False,
+            )
+            self._consoles[width] = console
+        return console
+
+    def render(self, text: str, width: int, theme: RenderTheme) -> RenderedSection:
+        width = max(1, width)
+        key = (text, width, theme)
+        hit = self._cache.get(key)
+        if hit is not None:
+            self._cache.move_to_end(key)
+            return hit
+        rendered = self._render(text, width, theme)
+        self.renders += 1
+        self._cache[key] = rendered
+        if len(self._cache) > self._max:
+            self._cache.popitem(last=False)
+        return rendered
+
+    def _render(self, text: str, width: int, theme: RenderTheme) -> RenderedSection:
+        console = self._console(width)
+        painter = _Painter(console, theme)
+        cleaned = clean_text(text)
+        tree = SyntaxTreeNode(self._md.parse(cleaned))
+        lines = painter.blocks(tree.children, width)
+        last = max(0, cleaned.count("\n"))
+        lines.append((Text(""), min(last, lines[-1][1] if lines else 0)))  # the gap before the next section
+        strips = []
+        sources = []
+        for line, src in lines:
+            segments = [s for s in line.render(console) if s.text]
+            strip = Strip(segments)
+            if strip.cell_length > width:
+                strip = strip.crop(0, width)
+            strips.append(strip.simplify())
+            sources.append(src)
+        return RenderedSection(tuple(strips), tuple(sources))
+
+
+def strip_text(strip: Strip) -> str:
+    """The characters of a strip (for tests and the gauge's section label)."""
+    return "".join(segment.text for segment in strip if not segment.control)
+
+
+__all__ = ["GUTTER", "RenderTheme", "RenderedSection", "SectionRenderer", "Segment", "clean_text", "strip_text"]

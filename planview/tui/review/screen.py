@@ -1,0 +1,439 @@
+"""The plan review screen: read the plan, see what changed, then approve, refine or keep planning.
+
+Rows, top to bottom: title; "N of M sections changed since your last review" (only when true);
+the body (a gutter mark beside changed sections); a notice (vanished file, changed on disk);
+the scroll row `§ Section · changed   lines 41–68 of 1,512 (3%)` (only when the plan overflows);
+the inline refine editor (after `r`); the key hints.
+
+The screen resolves with `Approved(plan, canonical_sha256)`, `Refine(text)` or `Keep()`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Static
+
+from planview.errors import PlanviewError
+from planview.plan.canonical import canonical_sha256
+from planview.plan.decision import Approved, Keep, Refine, ReviewDecision
+from planview.plan.diff import SectionDiff, changed_sections
+from planview.plan.document import PlanDocument, parse_plan
+from planview.plan.reviews import ReviewBaselines
+from planview.plan.store import PlanNotFoundError, planview_home, read_plan_text
+from planview.tui.review import gauge, hints
+from planview.tui.review.body import PlanBody, theme_from_variables
+from planview.tui.review.editor import RefineEditor
+from planview.tui.review.keys import KeysHelp
+from planview.tui.review.render import clean_text
+from planview.tui.review.text import is_empty_plan, plan_label
+from planview.tui.styles import stylesheet
+
+_ROW_PADDING = 2  # the rows have one column of padding on each side (review.tcss)
+
+
+class ReviewScreen(Screen[ReviewDecision]):
+    """Review one plan file. `watch=False` turns off the live reload (tests drive `reload_from_disk`)."""
+
+    CSS_PATH = stylesheet("review")
+    AUTO_FOCUS = "#body"
+
+    BINDINGS = [
+        Binding("k", "lines(-1)", show=False),
+        Binding("j", "lines(1)", show=False),
+        Binding("b", "pages(-1)", show=False),
+        Binding("space", "pages(1)", show=False),
+        Binding("u", "half(-1)", show=False),
+        Binding("d", "half(1)", show=False),
+        Binding("g", "top", show=False),
+        Binding("G,shift+g", "bottom", show=False),
+        Binding("n", "section(1)", show=False),
+        Binding("p", "section(-1)", show=False),
+        Binding("a", "approve", show=False),
+        Binding("r", "refine", show=False),
+        Binding("escape", "keep", show=False),
+        Binding("question_mark", "keys", show=False),
+    ]
+
+    def __init__(self, plan_path: Path, *, home: Path | None = None, watch: bool = True) -> None:
+        super().__init__()
+        self.plan_path = Path(plan_path).expanduser().resolve()
+        self._home = home
+        self._watch = watch
+        self.text: str | None = None  # the plan text on screen
+        self.document: PlanDocument = parse_plan("")
+        self.diff: SectionDiff | None = None
+        self.empty = False
+        self.vanished = False
+        self.unreadable: str | None = None
+        self.notice_text = ""
+        self._marker_baseline: str | None = None
+        self._seen_sha: str | None = None  # the version the reviewer was shown or asked about
+        self._seen_text = ""
+        self._baselines: ReviewBaselines | None = None
+
+    # -- layout -------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield Static(id="title")
+        yield Static(id="summary")
+        yield PlanBody(id="body")
+        yield Static(id="notice")
+        yield Static(id="scrollrow")
+        yield RefineEditor(id="editor")
+        yield Static(id="hints")
+
+    @property
+    def body(self) -> PlanBody:
+        return self.query_one("#body", PlanBody)
+
+    @property
+    def editor(self) -> RefineEditor:
+        return self.query_one("#editor", RefineEditor)
+
+    @property
+    def editing(self) -> bool:
+        return self.is_mounted and bool(self.editor.display)
+
+    def on_mount(self) -> None:
+        self._apply_theme()
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._apply_theme())
+        home = self._home if self._home is not None else _quiet_home(self.plan_path.parent)
+        self._baselines = ReviewBaselines(home) if home is not None else None
+        self._load_first()
+        if self._watch:
+            self._watch_plan()
+
+    def _apply_theme(self) -> None:
+        app = self.app
+        self.body.set_theme(theme_from_variables(app.theme, app.current_theme.dark, app.get_css_variables()))
+
+    def on_resize(self) -> None:
+        self._update_rows()
+
+    # -- loading ------------------------------------------------------------------------------
+    def _load_first(self) -> None:
+        try:
+            text = read_plan_text(self.plan_path)
+        except PlanNotFoundError:
+            self._set_vanished()
+            return
+        except PlanviewError as exc:
+            self._set_unreadable(str(exc))
+            return
+        previous = self._baselines.load(self.plan_path) if self._baselines else None
+        self._marker_baseline = previous
+        self._seen_sha, self._seen_text = canonical_sha256(text), text
+        self._show_text(text, keep="top")
+
+    def reload_from_disk(self) -> bool:
+        """Read the plan again (the watcher calls this; so can tests). True when the view changed."""
+        try:
+            text = read_plan_text(self.plan_path)
+        except PlanNotFoundError:
+            if self.vanished:
+                return False
+            self._set_vanished()
+            return True
+        except PlanviewError as exc:
+            self._set_unreadable(str(exc))
+            return True
+        was_missing = self.vanished or self.unreadable is not None
+        self.vanished = False
+        self.unreadable = None
+        if was_missing:
+            self._set_notice("")
+        if text == self.text:
+            if was_missing:
+                self._update_rows()
+            return was_missing
+        if self._seen_sha is None:
+            self._seen_sha, self._seen_text = canonical_sha256(text), text
+        self._show_text(text, keep="section" if self.text is not None else "top")
+        return True
+
+    def _show_text(self, text: str, keep: str) -> None:
+        if self._marker_baseline is None and self.text is not None:
+            # No earlier review: changes made while this one is open are marked against what it first showed.
+            self._marker_baseline = self.text
+        self.text = text
+        self.document = parse_plan(text)
+        self.empty = is_empty_plan(text)
+        changed: frozenset[int] = frozenset()
+        self.diff = None
+        if self._marker_baseline is not None:
+            self.diff = changed_sections(self._marker_baseline, text)
+            changed = frozenset(c.index for c in self.diff.changes if c.status != "unchanged")
+        self.body.show(parse_plan("") if self.empty else self.document, changed, keep=keep)  # type: ignore[arg-type]
+        if self._baselines is not None:
+            try:
+                self._baselines.save(self.plan_path, text)
+            except OSError as exc:
+                self._set_notice(f"Could not save the review baseline ({exc.strerror or exc}); markers may be missing next time")
+        self._update_rows()
+
+    def _set_vanished(self) -> None:
+        self.vanished = True
+        self._set_notice(
+            f"The plan file is gone ({self._display_path()}): approve is disabled. Esc keeps planning; "
+            "the plan reappears here if the file comes back."
+        )
+        if self.text is None:
+            self.body.empty_message = "The plan file does not exist"
+            self.body.show(parse_plan(""), frozenset())
+        self._update_rows()
+
+    def _set_unreadable(self, message: str) -> None:
+        self.unreadable = message
+        self._set_notice(f"{message}. Approve is disabled; Esc keeps planning.")
+        if self.text is None:
+            self.body.empty_message = "The plan file cannot be read"
+            self.body.show(parse_plan(""), frozenset())
+        self._update_rows()
+
+    @work(exclusive=True, group="review-watch")
+    async def _watch_plan(self) -> None:
+        """Reload on every save. Watch the folder: an atomic save (temp + rename) arrives as `added`."""
+        from watchfiles import awatch
+
+        folder = self.plan_path.parent
+        name = self.plan_path.name
+        while not folder.is_dir():
+            await asyncio.sleep(1.0)
+        try:
+            async for changes in awatch(folder, recursive=False, debounce=400, step=50):
+                if any(Path(path).name == name for _change, path in changes):
+                    self.reload_from_disk()
+        except (OSError, RuntimeError) as exc:
+            self._set_notice(f"Live reload stopped ({exc}); press Esc and reopen the review to see later edits")
+
+    # -- rows ---------------------------------------------------------------------------------
+    def _row_width(self) -> int:
+        return max(0, self.size.width - _ROW_PADDING)
+
+    @property
+    def title_text(self) -> str:
+        title = self.document.title if self.text is not None and self.document.title else None
+        return clean_text(title) if title else plan_label(self.plan_path)
+
+    @property
+    def summary_text(self) -> str:
+        diff = self.diff
+        if diff is None or self.empty:
+            return ""
+        total = len(self.document.sections)
+        parts = []
+        if diff.changed_count:
+            noun = "section" if total == 1 else "sections"
+            parts.append(f"{diff.changed_count} of {total} {noun} changed since your last review")
+        if diff.removed:
+            noun = "section" if len(diff.removed) == 1 else "sections"
+            parts.append(f"{len(diff.removed)} {noun} removed" + ("" if parts else " since your last review"))
+        return " · ".join(parts)
+
+    @property
+    def current_section_index(self) -> int | None:
+        return self.body.current_section if not self.empty else None
+
+    @property
+    def gauge_text(self) -> str:
+        body = self.body
+        return gauge.gauge_text(body.top_line, body.viewport_height, body.total_lines)
+
+    @property
+    def scroll_row_text(self) -> str:
+        return self._scroll_row().text if self.body.overflowing else ""
+
+    def _scroll_row(self) -> gauge.ScrollRow:
+        body = self.body
+        index = self.current_section_index
+        label = None
+        if index is not None and len(self.document.sections) > 1:
+            title = self.document.sections[index].title
+            label = clean_text(title) if title else "Preamble"
+        changed = index is not None and index in body.changed
+        return gauge.scroll_row(label, changed, body.top_line, body.viewport_height, body.total_lines, self._row_width())
+
+    @property
+    def approve_enabled(self) -> bool:
+        return not (self.empty or self.vanished or self.unreadable or self.text is None)
+
+    @property
+    def hint_list(self) -> tuple[hints.Hint, ...]:
+        if self.editing:
+            return hints.EDITOR_HINTS
+        return tuple(h for h in hints.REVIEW_HINTS if h[0] != "a" or self.approve_enabled)
+
+    @property
+    def hints_text(self) -> str:
+        return hints.hints_text(self.hint_list, self._row_width())
+
+    def _set_notice(self, text: str) -> None:
+        self.notice_text = text
+        if self.is_mounted:
+            notice = self.query_one("#notice", Static)
+            notice.update(Text(text))
+            notice.display = bool(text)
+
+    def _update_rows(self) -> None:
+        if not self.is_mounted:
+            return
+        self.query_one("#title", Static).update(Text(self.title_text, no_wrap=True, overflow="ellipsis"))
+        summary = self.query_one("#summary", Static)
+        summary.update(Text(self.summary_text, no_wrap=True, overflow="ellipsis"))
+        summary.display = bool(self.summary_text)
+        self._update_position()
+        hint_row = Text(no_wrap=True, overflow="ellipsis")
+        for i, (key, label) in enumerate(hints.fit_hints(self.hint_list, self._row_width())):
+            if i:
+                hint_row.append(hints.SEPARATOR)
+            style = {"a": "bold $success", "r": "bold $accent"}.get(key, "bold")
+            hint_row.append(key, style)
+            if label:
+                hint_row.append(" " + label)
+        self.query_one("#hints", Static).update(_themed(hint_row, self))
+
+    def _update_position(self) -> None:
+        row = self.query_one("#scrollrow", Static)
+        body = self.body
+        row.display = body.overflowing
+        if body.overflowing:
+            fitted = self._scroll_row()
+            text = Text(no_wrap=True, overflow="crop")
+            if fitted.section:
+                text.append(fitted.section, "bold")
+                if fitted.section.endswith("· changed"):
+                    text.stylize(_themed_style(self, "warning"), len(fitted.section) - len("· changed"))
+            text.append(" " * max(0, fitted.width - len(fitted.section) - len(fitted.gauge)))
+            text.append(fitted.gauge)
+            row.update(text)
+
+    @on(PlanBody.Moved)
+    def _on_body_moved(self) -> None:
+        self._update_position()
+
+    # -- actions ------------------------------------------------------------------------------
+    def action_lines(self, count: int) -> None:
+        self.body.move_lines(count)
+
+    def action_pages(self, count: int) -> None:
+        self.body.move_pages(count)
+
+    def action_half(self, count: int) -> None:
+        self.body.move_half_pages(count)
+
+    def action_top(self) -> None:
+        self.body.go_top()
+
+    def action_bottom(self) -> None:
+        self.body.go_bottom()
+
+    def action_section(self, step: int) -> None:
+        if self.editing:
+            return
+        if step > 0:
+            self.body.next_section()
+        else:
+            self.body.previous_section()
+        self._update_position()
+
+    def action_keys(self) -> None:
+        if not self.editing:
+            self.app.push_screen(KeysHelp())
+
+    def action_keep(self) -> None:
+        if self.editing:
+            self._close_editor()
+            return
+        self.dismiss(Keep())
+
+    def action_refine(self) -> None:
+        if self.editing:
+            return
+        editor = self.editor
+        editor.display = True
+        editor.focus()
+        self._update_rows()
+
+    def action_approve(self) -> None:
+        if self.editing:
+            return
+        if not self.approve_enabled:
+            if self.empty:
+                self._set_notice("This plan is empty: there is nothing to approve. Esc keeps planning.")
+            self._update_rows()
+            return
+        try:
+            on_disk = read_plan_text(self.plan_path)
+        except PlanNotFoundError:
+            self._set_vanished()
+            return
+        except PlanviewError as exc:
+            self._set_unreadable(str(exc))
+            return
+        sha = canonical_sha256(on_disk)
+        if on_disk != self.text:
+            self._show_text(on_disk, keep="section")
+        if sha != self._seen_sha:
+            # Never approve text nobody saw: show it, say what moved, ask once more.
+            before = self._seen_text
+            self._seen_sha, self._seen_text = sha, on_disk
+            self._ask_again(before, on_disk)
+            return
+        self.dismiss(Approved(self.plan_path, sha))
+
+    def _ask_again(self, before: str, after: str) -> None:
+        names = [c.title or "Preamble" for c in changed_sections(before, after).changes if c.status != "unchanged"]
+        what = f" ({', '.join(clean_text(n) for n in names[:3])}{', …' if len(names) > 3 else ''})" if names and before else ""
+        self._set_notice(
+            f"The plan changed on disk since it was shown{what}. It is on screen now: "
+            "press a again to approve this version, Esc to keep planning."
+        )
+        self._update_rows()
+
+    # -- the refine editor --------------------------------------------------------------------
+    def _close_editor(self) -> None:
+        self.editor.display = False
+        self.body.focus()
+        self._update_rows()
+
+    @on(RefineEditor.Cancelled)
+    def _on_editor_cancelled(self) -> None:
+        self._close_editor()
+
+    @on(RefineEditor.Submitted)
+    def _on_editor_submitted(self, event: RefineEditor.Submitted) -> None:
+        text = event.text.strip()
+        if not text:
+            return  # an empty refinement does nothing
+        self.dismiss(Refine(text))
+
+
+def _themed_style(screen: Screen, name: str) -> str:
+    return screen.app.get_css_variables().get(name, "yellow")
+
+
+def _themed(text: Text, screen: Screen) -> Text:
+    """Resolve `$variable` colours in span styles against the app theme."""
+    variables = screen.app.get_css_variables()
+    spans = []
+    for span in text.spans:
+        style = span.style
+        if isinstance(style, str) and "$" in style:
+            style = " ".join(variables.get(part[1:], "default") if part.startswith("$") else part for part in style.split())
+        spans.append(span._replace(style=style))
+    text.spans = spans
+    return text
+
+
+def _quiet_home(start: Path) -> Path | None:
+    """planview's home for the review baselines; None when it cannot be created (no markers then)."""
+    try:
+        return planview_home(start if start.is_dir() else None)
+    except (OSError, PlanviewError):
+        return None
