@@ -1,1 +1,46 @@
-"""planview.session"""
+"""planview.session: the agent runtime (events, tools, providers, the plan-mode lifecycle, persistence).
+
+No textual here: a UI consumes events and answers review / confirmation requests.
+"""
+
+from __future__ import annotations
+
+from planview.session.events import (
+    ConfirmationRequested,
+    ErrorEvent,
+    Event,
+    Mode,
+    ModeChanged,
+    PlanWritten,
+    ReviewRequested,
+    TextDelta,
+    Todo,
+    TodosChanged,
+    ToolFinished,
+    ToolStarted,
+    TurnEnded,
+)
+from planview.session.providers import make_provider
+from planview.session.session import Session, SessionBusyError
+from planview.session.ui import ReviewRequest, SessionUI
+
+__all__ = [
+    "ConfirmationRequested",
+    "ErrorEvent",
+    "Event",
+    "Mode",
+    "ModeChanged",
+    "PlanWritten",
+    "ReviewRequest",
+    "ReviewRequested",
+    "Session",
+    "SessionBusyError",
+    "SessionUI",
+    "TextDelta",
+    "Todo",
+    "TodosChanged",
+    "ToolFinished",
+    "ToolStarted",
+    "TurnEnded",
+    "make_provider",
+]

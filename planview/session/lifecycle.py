@@ -1,0 +1,133 @@
+"""The plan-mode lifecycle's context rules (pure): what the model is told, and when.
+
+- While planning, a hidden note (a user-role message marked `kind: "plan_note"`) says the
+  session is in plan mode, what is allowed and the plan outline. Only the newest copy is
+  sent; after approval none is.
+- After approval every request starts with the frozen evidence packet as a user-role data
+  block `<change_evidence_packet sha256=…>{json}</change_evidence_packet>` — data the model
+  treats as the approved scope, not a system instruction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from planview.session.events import Mode
+
+PLAN_NOTE_KIND = "plan_note"
+PACKET_KIND = "evidence_packet"
+MUTATING_HINT = "write, edit, bash"
+
+OUTLINE = """\
+# <Title>
+## Goal        what done looks like, in a sentence or two
+## Context     what you found: files, functions, constraints
+## Approach    the design and why
+## Steps       `- [ ]` checkbox items, one change each, in order
+## Risks       what could go wrong and how you will notice
+## Verification  the commands and checks that prove it works"""
+
+SYSTEM_PROMPT = """\
+You are a coding agent working in the user's project through planview. The working directory \
+is the project root. Use the tools to read, search and change files; every tool call passes a \
+gate that enforces the session's mode.
+
+Modes:
+- plan mode: read-only. Explore with read, grep, find, ls and read-only git commands through \
+bash; save a plan with write_plan; ask for review with exit_plan_mode. Nothing else writes.
+- execute mode: after the user approves a plan, the plan file is the source of truth. Follow its \
+Steps in order, keep them current with set_plan_steps (pass each step's text as `expected`), and \
+track work with todo. If the plan's text changes, the session returns to plan mode for re-approval.
+Before a non-trivial change in execute mode, you may call enter_plan_mode to plan it first.
+
+When a call is refused, the result says why and what to do instead; follow it rather than \
+retrying the same call."""
+
+
+def plan_note(plan_path: str | None) -> str:
+    where = f"\nThe plan you are working on: {plan_path} (revise it with write_plan(plan_path=...))." if plan_path else ""
+    return (
+        "[PLAN MODE ACTIVE] You are planning; the project is read-only for you.\n"
+        "Allowed: read, grep, find, ls, todo, and read-only git commands through bash "
+        "(git status, git diff, git log, git show, ...; no pipes, redirects or other programs).\n"
+        "Refused until the plan is approved: write, edit, any other shell command, set_plan_steps.\n"
+        "When you understand the task, save a plan with write_plan in this outline, then call "
+        "exit_plan_mode so the user can review it:\n"
+        f"{OUTLINE}\n"
+        "The outline is guidance: keep sections that help the reader, skip empty ones." + where
+    )
+
+
+def note_message(plan_path: str | None) -> dict[str, Any]:
+    return {"role": "user", "kind": PLAN_NOTE_KIND, "content": plan_note(plan_path)}
+
+
+def packet_message(packet_json: str, sha256: str) -> dict[str, Any]:
+    return {
+        "role": "user",
+        "kind": PACKET_KIND,
+        "content": f'<change_evidence_packet sha256="{sha256}">{packet_json}</change_evidence_packet>',
+    }
+
+
+def request_messages(
+    conversation: Sequence[Mapping[str, Any]],
+    mode: Mode,
+    packet: Mapping[str, Any] | None = None,
+) -> tuple[dict[str, Any], ...]:
+    """What the model is sent: the newest plan note only while planning, the packet first after approval."""
+    newest_note = None
+    if mode == "plan":
+        for i in range(len(conversation) - 1, -1, -1):
+            if conversation[i].get("kind") == PLAN_NOTE_KIND:
+                newest_note = i
+                break
+    out: list[dict[str, Any]] = []
+    if packet is not None and mode == "execute":
+        out.append(dict(packet))
+    for i, message in enumerate(conversation):
+        kind = message.get("kind")
+        if kind == PLAN_NOTE_KIND and i != newest_note:
+            continue
+        if kind == PACKET_KIND:
+            continue  # never stored, but an old session file may hold one
+        out.append(_plain(message))
+    return tuple(out)
+
+
+def _plain(message: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in message.items() if k not in ("kind", "at")}
+
+
+def close_dangling_calls(conversation: list[dict[str, Any]], reason: str) -> list[dict[str, Any]]:
+    """Give every tool call without a result one (`reason`), so the next request is well-formed.
+
+    A cancelled turn or a crash can leave an assistant message whose calls never ran; providers
+    reject such a history. Results are inserted right after the calls' other results."""
+    added = 0
+    i = 0
+    while i < len(conversation):
+        message = conversation[i]
+        calls = message.get("tool_calls") or () if message.get("role") == "assistant" else ()
+        if calls:
+            j = i + 1
+            answered = set()
+            while j < len(conversation) and conversation[j].get("role") == "tool":
+                answered.add(conversation[j].get("tool_call_id"))
+                j += 1
+            for call in calls:
+                if call["id"] not in answered:
+                    result = {"role": "tool", "tool_call_id": call["id"], "name": call["name"], "content": reason}
+                    conversation.insert(j, result)
+                    added.append(result)
+                    j += 1
+            i = j
+        else:
+            i += 1
+    return added
+
+
+def steps_listing(steps: Iterable[Any]) -> str:
+    lines = [f"{s.index}. [{'x' if s.completed else ' '}] {s.display}" for s in steps]
+    return "\n".join(lines) if lines else "(the plan lists no steps)"

@@ -1,0 +1,198 @@
+"""Sessions on disk: JSON Lines under `<home>/sessions/<id>.jsonl`, append-only.
+
+Line types:
+  {"type": "meta", "id", "created", "project_root", "provider"}      first line
+  {"type": "message", "message": {...}}                              one per conversation message
+  {"type": "state", "mode", "plan_path", "approval", "todos", "deferred"}   after every change; last wins
+
+Appending (never rewriting) means a crash loses at most the line being written. A line that
+does not parse is reported with the file and line number instead of being skipped silently.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from planview.errors import PlanviewError
+from planview.session.events import Todo
+
+SESSIONS_DIR = "sessions"
+
+
+class SessionFileError(PlanviewError):
+    """A saved session cannot be read; the message names the file and line."""
+
+
+class SessionNotFoundError(PlanviewError):
+    """No saved session matches the id (or none exists)."""
+
+
+@dataclass(frozen=True)
+class SessionState:
+    mode: str = "execute"
+    plan_path: str | None = None
+    approval: Mapping[str, Any] | None = None
+    todos: tuple[Todo, ...] = ()
+    deferred: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "type": "state",
+            "mode": self.mode,
+            "plan_path": self.plan_path,
+            "approval": dict(self.approval) if self.approval else None,
+            "todos": [asdict(t) for t in self.todos],
+            "deferred": list(self.deferred),
+        }
+
+
+@dataclass(frozen=True)
+class SavedSession:
+    id: str
+    path: Path
+    meta: Mapping[str, Any]
+    conversation: tuple[Mapping[str, Any], ...]
+    state: SessionState | None = None
+    lines: int = 0
+
+
+@dataclass
+class SessionLog:
+    """The append-only writer for one session's file."""
+
+    home: Path
+    id: str
+    path: Path = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.path = Path(self.home) / SESSIONS_DIR / f"{self.id}.jsonl"
+
+    @staticmethod
+    def new_id(now: datetime | None = None) -> str:
+        now = now or datetime.now(UTC)
+        return f"{now:%Y%m%d-%H%M%S}-{secrets.token_hex(2)}"
+
+    def exists(self) -> bool:
+        return self.path.exists()
+
+    def start(self, meta: Mapping[str, Any]) -> None:
+        if not self.path.exists():
+            self._append({"type": "meta", "id": self.id, "created": datetime.now(UTC).isoformat(), **meta}, sync=True)
+
+    def message(self, message: Mapping[str, Any]) -> None:
+        self._append({"type": "message", "message": dict(message)})
+
+    def state(self, state: SessionState) -> None:
+        self._append(state.to_json(), sync=True)
+
+    def _append(self, record: Mapping[str, Any], sync: bool = False) -> None:
+        line = json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str) + "\n"
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with open(self.path, "a", encoding="utf-8", newline="") as fh:
+                fh.write(line)
+                fh.flush()
+                if sync:
+                    os.fsync(fh.fileno())
+        except OSError as exc:
+            raise SessionFileError(
+                f"cannot save the session to {self.path}: {exc.strerror or exc}; free some space or fix permissions"
+            ) from exc
+
+
+def sessions_dir(home: Path) -> Path:
+    return Path(home) / SESSIONS_DIR
+
+
+def list_sessions(home: Path) -> list[Path]:
+    """Saved session files, newest first (modification time, ties by name)."""
+    folder = sessions_dir(home)
+    if not folder.is_dir():
+        return []
+    files = [p for p in folder.glob("*.jsonl") if p.is_file() and not p.name.startswith(".")]
+    return sorted(files, key=lambda p: (p.stat().st_mtime_ns, p.name), reverse=True)
+
+
+def find_session(home: Path, session_id: str | None = None) -> Path:
+    files = list_sessions(home)
+    if not files:
+        raise SessionNotFoundError(
+            f"no saved sessions in {sessions_dir(home)}; start one with `planview run \"task\"`"
+        )
+    if session_id is None:
+        return files[0]
+    exact = [p for p in files if p.stem == session_id]
+    if exact:
+        return exact[0]
+    matches = [p for p in files if p.stem.startswith(session_id)]
+    if len(matches) == 1:
+        return matches[0]
+    if len(matches) > 1:
+        names = ", ".join(p.stem for p in matches[:5])
+        raise SessionNotFoundError(f"session id {session_id!r} is ambiguous ({names}); give more of it")
+    recent = ", ".join(p.stem for p in files[:5])
+    raise SessionNotFoundError(f"no session {session_id!r}; recent sessions: {recent} (or --resume for the newest)")
+
+
+def load_session(home: Path, session_id: str | None = None) -> SavedSession:
+    path = find_session(home, session_id)
+    return read_session(path)
+
+
+def read_session(path: Path) -> SavedSession:
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise SessionFileError(f"{path}: not UTF-8 text; the session file is damaged") from exc
+    except OSError as exc:
+        raise SessionFileError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    meta: Mapping[str, Any] = {}
+    conversation: list[Mapping[str, Any]] = []
+    state: SessionState | None = None
+    number = 0
+    for number, line in enumerate(raw.split("\n"), 1):
+        if not line.strip():
+            continue
+        fix = "delete that line (or the file) and resume again, or start a new session without --resume"
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise SessionFileError(f"{path}: line {number}: not valid JSON ({exc.msg}); {fix}") from exc
+        kind = record.get("type") if isinstance(record, dict) else None
+        try:
+            if kind == "meta":
+                meta = record
+            elif kind == "message":
+                message = record["message"]
+                if not isinstance(message, dict) or message.get("role") not in ("user", "assistant", "tool"):
+                    raise ValueError("a message needs a role of user, assistant or tool")
+                conversation.append(message)
+            elif kind == "state":
+                state = _state(record)
+            else:
+                raise ValueError(f"unknown record type {kind!r}")
+        except (KeyError, TypeError, ValueError) as exc:
+            raise SessionFileError(f"{path}: line {number}: {exc}; {fix}") from exc
+    return SavedSession(path.stem, path, meta, tuple(conversation), state, number)
+
+
+def _state(record: Mapping[str, Any]) -> SessionState:
+    mode = record.get("mode")
+    if mode not in ("plan", "execute"):
+        raise ValueError(f"mode must be plan or execute, not {mode!r}")
+    todos = tuple(Todo(t["text"], t.get("status", "pending")) for t in record.get("todos") or ())
+    for t in todos:
+        if t.status not in ("pending", "in_progress", "completed"):
+            raise ValueError(f"todo status {t.status!r} is unknown")
+    approval = record.get("approval")
+    if approval is not None and not isinstance(approval, dict):
+        raise ValueError("approval must be an object or null")
+    deferred: Sequence[str] = record.get("deferred") or ()
+    return SessionState(mode, record.get("plan_path"), approval, todos, tuple(str(d) for d in deferred))

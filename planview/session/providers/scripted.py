@@ -1,0 +1,128 @@
+"""A provider that replays a script: JSON Lines, one model turn per line.
+
+    {"text": "...", "tool_calls": [{"name": "read", "arguments": {"path": "README.md"}}]}
+
+Both keys are optional; `delay` (seconds) pauses before the turn streams, for demos and
+cancellation tests. Each model request consumes the next line; when the lines run out the
+model ends its turn with no text. Blank lines and lines starting with `//` are skipped.
+The format is documented in docs/SCRIPTED_PROVIDER.md.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from planview.session.providers.base import (
+    Done,
+    ModelRequest,
+    ModelToolCall,
+    ProviderError,
+    StreamEvent,
+    TextChunk,
+    ToolCallChunk,
+)
+
+_TURN_KEYS = {"text", "tool_calls", "delay"}
+_CALL_KEYS = {"name", "arguments", "id"}
+
+
+class ScriptError(ProviderError):
+    """A script line is not a valid model turn; the message names the file and line."""
+
+
+@dataclass(frozen=True)
+class ScriptTurn:
+    line: int
+    text: str
+    tool_calls: tuple[ModelToolCall, ...]
+    delay: float = 0.0
+
+
+def parse_script(text: str, source: str = "<script>") -> tuple[ScriptTurn, ...]:
+    turns: list[ScriptTurn] = []
+    for number, raw in enumerate(text.splitlines(), 1):
+        line = raw.strip()
+        if not line or line.startswith("//"):
+            continue
+        where = f"{source}: line {number}"
+        try:
+            data = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ScriptError(f"{where}: not valid JSON ({exc.msg}); each line is one JSON object") from exc
+        if not isinstance(data, dict):
+            raise ScriptError(f'{where}: expected a JSON object like {{"text": "..."}}')
+        unknown = set(data) - _TURN_KEYS
+        if unknown:
+            raise ScriptError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}; use text, tool_calls, delay")
+        text_value = data.get("text", "")
+        if not isinstance(text_value, str):
+            raise ScriptError(f"{where}: `text` must be a string")
+        delay = data.get("delay", 0)
+        if not isinstance(delay, int | float) or isinstance(delay, bool) or delay < 0:
+            raise ScriptError(f"{where}: `delay` must be a number of seconds >= 0")
+        calls_value = data.get("tool_calls", [])
+        if not isinstance(calls_value, list):
+            raise ScriptError(f"{where}: `tool_calls` must be a list")
+        calls: list[ModelToolCall] = []
+        for i, call in enumerate(calls_value, 1):
+            if not isinstance(call, dict) or not isinstance(call.get("name"), str) or not call["name"]:
+                raise ScriptError(f'{where}: tool call {i} needs a "name" string')
+            extra = set(call) - _CALL_KEYS
+            if extra:
+                raise ScriptError(f"{where}: tool call {i}: unknown key(s) {', '.join(sorted(extra))}")
+            args: Any = call.get("arguments", {})
+            if not isinstance(args, dict):
+                raise ScriptError(f"{where}: tool call {i}: `arguments` must be an object")
+            call_id = call.get("id") or f"call_{number}_{i}"
+            calls.append(ModelToolCall(str(call_id), call["name"], args))
+        turns.append(ScriptTurn(number, text_value, tuple(calls), float(delay)))
+    return tuple(turns)
+
+
+class ScriptedProvider:
+    """Replays turns in order; one turn per `stream()` call."""
+
+    def __init__(self, turns: Sequence[ScriptTurn], label: str = "scripted") -> None:
+        self.turns = tuple(turns)
+        self.position = 0
+        self.label = label
+        self.requests: list[ModelRequest] = []  # what the model was sent (tests inspect it)
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> ScriptedProvider:
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise ScriptError(f"script not found: {path}; pass an existing JSON Lines file to --script") from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ScriptError(f"cannot read script {path}: {exc}") from exc
+        return cls(parse_script(text, str(path)), label=f"scripted · {path.name}")
+
+    @classmethod
+    def from_text(cls, text: str) -> ScriptedProvider:
+        return cls(parse_script(text))
+
+    @property
+    def remaining(self) -> int:
+        return len(self.turns) - self.position
+
+    async def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
+        self.requests.append(request)
+        if self.position >= len(self.turns):
+            yield Done("script_exhausted")
+            return
+        turn = self.turns[self.position]
+        self.position += 1
+        if turn.delay:
+            await asyncio.sleep(turn.delay)
+        if turn.text:
+            yield TextChunk(turn.text)
+        for call in turn.tool_calls:
+            yield ToolCallChunk(call)
+        yield Done("tool_use" if turn.tool_calls else "end_turn")

@@ -1,0 +1,346 @@
+"""File tools: read, grep, find, ls (readers) and write, edit (mutators), rooted at the project."""
+
+from __future__ import annotations
+
+import asyncio
+import fnmatch
+import os
+import re
+import shutil
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from planview.session.tools.base import ToolContext, ToolDef, ToolError, ToolResult, display, resolve, schema
+
+READ_LIMIT = 2000  # lines per read
+LINE_CAP = 2000  # characters per line shown
+OUTPUT_CAP = 30_000  # characters per tool result
+MATCH_CAP = 200
+LIST_CAP = 500
+SKIP_DIRS = {".git", ".planview", "node_modules", "__pycache__", ".venv", "venv", ".mypy_cache", ".pytest_cache", ".ruff_cache"}
+
+
+def _cap(text: str, hint: str) -> str:
+    if len(text) <= OUTPUT_CAP:
+        return text
+    return text[:OUTPUT_CAP] + f"\n… output truncated at {OUTPUT_CAP:,} characters; {hint}"
+
+
+def _read_text(path: Path, root: Path) -> str:
+    if not path.exists():
+        raise ToolError(f"{display(root, path)} does not exist; use ls or find to locate the file")
+    if path.is_dir():
+        raise ToolError(f"{display(root, path)} is a folder; use ls to list it")
+    data = path.read_bytes()
+    if b"\0" in data[:8192]:
+        raise ToolError(f"{display(root, path)} is a binary file; it cannot be read as text")
+    return data.decode("utf-8", errors="replace")
+
+
+# ---------------------------------------------------------------- read
+
+
+async def read(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
+    path = resolve(ctx.project_root, args.get("path"))
+    offset = int(args.get("offset") or 1)
+    limit = int(args.get("limit") or READ_LIMIT)
+    if offset < 1 or limit < 1:
+        raise ToolError("`offset` and `limit` start at 1")
+    text = _read_text(path, ctx.project_root)
+    lines = text.splitlines()
+    if not lines:
+        return ToolResult(f"{display(ctx.project_root, path)} is empty")
+    if offset > len(lines):
+        raise ToolError(f"offset {offset} is past the end ({len(lines)} lines)")
+    chunk = lines[offset - 1 : offset - 1 + limit]
+    width = len(str(offset + len(chunk) - 1))
+    body = "\n".join(
+        f"{n:>{width}}\t{line if len(line) <= LINE_CAP else line[:LINE_CAP] + '…'}"
+        for n, line in enumerate(chunk, offset)
+    )
+    last = offset + len(chunk) - 1
+    if last < len(lines):
+        body += f"\n(lines {offset}–{last} of {len(lines)}; pass offset={last + 1} to read on)"
+    return ToolResult(_cap(body, "pass offset/limit to read a smaller range"))
+
+
+# ---------------------------------------------------------------- grep
+
+
+async def grep(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
+    pattern = args.get("pattern")
+    if not isinstance(pattern, str) or not pattern:
+        raise ToolError("`pattern` must be a non-empty regular expression")
+    where = resolve(ctx.project_root, args.get("path") or ".")
+    glob = args.get("glob")
+    if not where.exists():
+        raise ToolError(f"{display(ctx.project_root, where)} does not exist")
+    rg = shutil.which("rg")
+    if rg:
+        lines = await _grep_rg(rg, ctx.project_root, pattern, where, glob)
+    else:
+        lines = await asyncio.to_thread(_grep_python, ctx.project_root, pattern, where, glob)
+    if not lines:
+        return ToolResult(f"no matches for {pattern!r}")
+    more = ""
+    if len(lines) > MATCH_CAP:
+        more = f"\n… {len(lines) - MATCH_CAP} more matches; narrow the pattern, path or glob"
+        lines = lines[:MATCH_CAP]
+    return ToolResult(_cap("\n".join(lines) + more, "narrow the pattern, path or glob"))
+
+
+async def _grep_rg(rg: str, root: Path, pattern: str, where: Path, glob: Any) -> list[str]:
+    argv = [rg, "--line-number", "--no-heading", "--color", "never", "--max-columns", str(LINE_CAP)]
+    if isinstance(glob, str) and glob:
+        argv += ["--glob", glob]
+    argv += ["-e", pattern, "--", os.path.relpath(where, root)]
+    proc = await asyncio.create_subprocess_exec(
+        *argv, cwd=root, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, stdin=asyncio.subprocess.DEVNULL
+    )
+    try:
+        out, err = await proc.communicate()
+    except asyncio.CancelledError:
+        proc.kill()
+        raise
+    if proc.returncode == 2 and not out:
+        raise ToolError(f"grep failed: {err.decode(errors='replace').strip()}")
+    return [line.removeprefix("./") for line in out.decode(errors="replace").splitlines()]
+
+
+def _walk(where: Path):
+    if where.is_file():
+        yield where
+        return
+    for dirpath, dirnames, filenames in os.walk(where):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS)
+        for name in sorted(filenames):
+            yield Path(dirpath) / name
+
+
+def _grep_python(root: Path, pattern: str, where: Path, glob: Any) -> list[str]:
+    try:
+        regex = re.compile(pattern)
+    except re.error as exc:
+        raise ToolError(f"invalid regular expression {pattern!r}: {exc}") from exc
+    out: list[str] = []
+    for path in _walk(where):
+        rel = display(root, path)
+        if isinstance(glob, str) and glob and not (fnmatch.fnmatch(rel, glob) or fnmatch.fnmatch(path.name, glob)):
+            continue
+        try:
+            data = path.read_bytes()
+        except OSError:
+            continue
+        if b"\0" in data[:8192]:
+            continue
+        for n, line in enumerate(data.decode("utf-8", errors="replace").splitlines(), 1):
+            if regex.search(line):
+                out.append(f"{rel}:{n}:{line[:LINE_CAP]}")
+                if len(out) > MATCH_CAP:
+                    return out
+    return out
+
+
+# ---------------------------------------------------------------- find / ls
+
+
+async def find(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
+    pattern = args.get("glob")
+    if not isinstance(pattern, str) or not pattern:
+        raise ToolError("`glob` must be a pattern such as '**/*.py'")
+    base = resolve(ctx.project_root, args.get("path") or ".")
+    if not base.is_dir():
+        raise ToolError(f"{display(ctx.project_root, base)} is not a folder")
+
+    def run() -> list[str]:
+        found = []
+        for path in base.glob(pattern):
+            rel = path.relative_to(base).parts
+            if any(part in SKIP_DIRS for part in rel):
+                continue
+            found.append(display(ctx.project_root, path) + ("/" if path.is_dir() else ""))
+            if len(found) > LIST_CAP * 4:
+                break
+        return sorted(found)
+
+    try:
+        found = await asyncio.to_thread(run)
+    except (ValueError, NotImplementedError) as exc:
+        raise ToolError(f"invalid glob {pattern!r}: {exc}") from exc
+    if not found:
+        return ToolResult(f"no files match {pattern!r}")
+    more = f"\n… {len(found) - LIST_CAP} more; narrow the glob" if len(found) > LIST_CAP else ""
+    return ToolResult("\n".join(found[:LIST_CAP]) + more)
+
+
+async def ls(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
+    path = resolve(ctx.project_root, args.get("path") or ".")
+    if not path.exists():
+        raise ToolError(f"{display(ctx.project_root, path)} does not exist")
+    if not path.is_dir():
+        return ToolResult(display(ctx.project_root, path))
+    entries = sorted(path.iterdir(), key=lambda p: (not p.is_dir(), p.name))
+    names = [p.name + ("/" if p.is_dir() else "") for p in entries if p.name != ".git"]
+    if not names:
+        return ToolResult(f"{display(ctx.project_root, path)} is empty")
+    more = f"\n… {len(names) - LIST_CAP} more entries" if len(names) > LIST_CAP else ""
+    return ToolResult("\n".join(names[:LIST_CAP]) + more)
+
+
+# ---------------------------------------------------------------- write / edit
+
+
+def _writable(root: Path, value: Any) -> Path:
+    path = resolve(root, value)
+    real = path.resolve()
+    try:
+        rel = real.relative_to(root.resolve())
+    except ValueError:
+        raise ToolError(f"{value} is outside the project folder {root}; write only inside it") from None
+    if rel.parts and rel.parts[0] == ".git":
+        raise ToolError("writing inside .git is refused; use git commands through bash")
+    return path
+
+
+async def write(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
+    path = _writable(ctx.project_root, args.get("path"))
+    content = args.get("content")
+    if not isinstance(content, str):
+        raise ToolError("`content` must be the full text of the file")
+    if path.is_dir():
+        raise ToolError(f"{display(ctx.project_root, path)} is a folder")
+    existed = path.exists()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        fh.write(content)
+    size = len(content.encode("utf-8"))
+    verb = "Overwrote" if existed else "Created"
+    return ToolResult(f"{verb} {display(ctx.project_root, path)} ({size:,} bytes)")
+
+
+async def edit(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
+    path = _writable(ctx.project_root, args.get("path"))
+    old, new = args.get("old_string"), args.get("new_string")
+    if not isinstance(old, str) or not old:
+        raise ToolError("`old_string` must be the exact, non-empty text to replace")
+    if not isinstance(new, str):
+        raise ToolError("`new_string` must be a string (empty to delete)")
+    if old == new:
+        raise ToolError("`old_string` and `new_string` are the same; nothing to change")
+    rel = display(ctx.project_root, path)
+    with open(_existing(path, rel), encoding="utf-8", newline="") as fh:
+        text = fh.read()
+    count = text.count(old)
+    if count == 0:
+        raise ToolError(
+            f"old_string was not found in {rel}; read the file and copy the exact text, whitespace and indentation included"
+        )
+    if count > 1:
+        lines, start = [], 0
+        for _ in range(count):
+            at = text.index(old, start)
+            lines.append(str(text.count("\n", 0, at) + 1))
+            start = at + 1
+        raise ToolError(
+            f"old_string appears {count} times in {rel} (lines {', '.join(lines[:10])}); "
+            "include more surrounding text so it matches exactly once"
+        )
+    at = text.index(old)
+    with open(path, "w", encoding="utf-8", newline="") as fh:
+        fh.write(text[:at] + new + text[at + len(old) :])
+    line = text.count("\n", 0, at) + 1
+    return ToolResult(f"Edited {rel} at line {line} (-{old.count(chr(10)) + 1} +{new.count(chr(10)) + 1} lines)")
+
+
+def _existing(path: Path, rel: str) -> Path:
+    if not path.is_file():
+        raise ToolError(f"{rel} does not exist; create it with write")
+    return path
+
+
+def _arg(args: Mapping[str, Any], key: str, default: str = "") -> str:
+    value = args.get(key, default)
+    return value if isinstance(value, str) else default
+
+
+TOOLS = (
+    ToolDef(
+        "read",
+        "Read a text file in the project. Lines come numbered; use offset/limit for long files.",
+        schema(
+            {
+                "path": {"type": "string", "description": "file path, relative to the project root"},
+                "offset": {"type": "integer", "description": "first line to read (1-based)"},
+                "limit": {"type": "integer", "description": f"how many lines (default {READ_LIMIT})"},
+            },
+            ("path",),
+        ),
+        read,
+        lambda a: f"read {_arg(a, 'path')}",
+    ),
+    ToolDef(
+        "grep",
+        "Search file contents with a regular expression. Prints path:line:text for each match.",
+        schema(
+            {
+                "pattern": {"type": "string", "description": "regular expression"},
+                "path": {"type": "string", "description": "file or folder to search (default: project root)"},
+                "glob": {"type": "string", "description": "only files matching this glob, e.g. '*.py'"},
+            },
+            ("pattern",),
+        ),
+        grep,
+        lambda a: f"grep {_arg(a, 'pattern')}" + (f" in {_arg(a, 'path')}" if a.get("path") else ""),
+    ),
+    ToolDef(
+        "find",
+        "Find files by glob pattern, e.g. '**/*.py' or 'src/**/test_*.py'.",
+        schema(
+            {
+                "glob": {"type": "string", "description": "glob pattern relative to path"},
+                "path": {"type": "string", "description": "folder to search (default: project root)"},
+            },
+            ("glob",),
+        ),
+        find,
+        lambda a: f"find {_arg(a, 'glob')}",
+    ),
+    ToolDef(
+        "ls",
+        "List a folder's entries (folders end with /).",
+        schema({"path": {"type": "string", "description": "folder (default: project root)"}}),
+        ls,
+        lambda a: f"ls {_arg(a, 'path', '.')}",
+    ),
+    ToolDef(
+        "write",
+        "Create or overwrite a file in the project with the given content.",
+        schema(
+            {
+                "path": {"type": "string", "description": "file path, relative to the project root"},
+                "content": {"type": "string", "description": "the complete new content"},
+            },
+            ("path", "content"),
+        ),
+        write,
+        lambda a: f"write {_arg(a, 'path')}",
+        mutating=True,
+    ),
+    ToolDef(
+        "edit",
+        "Replace one exact, unique occurrence of old_string with new_string in a file. "
+        "Copy old_string exactly from a read (whitespace included) and make it long enough to be unique.",
+        schema(
+            {
+                "path": {"type": "string", "description": "file path, relative to the project root"},
+                "old_string": {"type": "string", "description": "exact text to replace; must occur exactly once"},
+                "new_string": {"type": "string", "description": "replacement text"},
+            },
+            ("path", "old_string", "new_string"),
+        ),
+        edit,
+        lambda a: f"edit {_arg(a, 'path')}",
+        mutating=True,
+    ),
+)
