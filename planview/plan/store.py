@@ -214,8 +214,8 @@ def _plan_files(folder: Path) -> list[tuple[Path, int]]:
     except (FileNotFoundError, NotADirectoryError):
         return []
     for entry in entries:
-        if entry.name.startswith(".") or not entry.name.endswith(".md"):
-            continue
+        if entry.name.startswith(".") or not entry.name.endswith(".md") or entry.name.lower() == "readme.md":
+            continue  # a folder's README describes the plans; it is not one
         try:
             if entry.is_symlink() or not entry.is_file(follow_symlinks=False):
                 continue
@@ -243,7 +243,7 @@ def _info(path: Path, mtime_ns: int) -> PlanInfo:
 
 
 def list_plans(folder: Path) -> list[PlanInfo]:
-    """The plans directly in `folder`, newest first (mtime, ties by name), symlinks and dotfiles skipped."""
+    """The plans directly in `folder`, newest first (mtime, ties by name); symlinks, dotfiles and README.md skipped."""
     return [_info(path, mtime) for path, mtime in _plan_files(Path(folder))]
 
 
