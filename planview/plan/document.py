@@ -27,6 +27,8 @@ from functools import lru_cache
 from typing import Literal
 
 from markdown_it import MarkdownIt
+from markdown_it.rules_block.state_block import StateBlock
+from markdown_it.rules_block.table import table as _gfm_table
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
@@ -76,7 +78,40 @@ class PlanDocument:
         return None
 
 
+def _table_extent(state: StateBlock, start: int, end: int, silent: bool) -> bool:
+    """GFM table recognition (markdown-it's own check) that records only the table's line range.
+
+    markdown-it's table rule also splits every row into cell tokens, which made tables the
+    most expensive part of a plan; the document needs just the block and its lines.
+    """
+    if not _gfm_table(state, start, end, True):
+        return False
+    if silent:
+        return True
+    terminators = state.md.block.ruler.getRules("blockquote")
+    old_parent = state.parentType
+    state.parentType = "table"
+    line = start + 2
+    while line < end:
+        if state.sCount[line] < state.blkIndent:
+            break
+        if any(rule(state, line, end, True) for rule in terminators):
+            break
+        if not state.src[state.bMarks[line] + state.tShift[line] : state.eMarks[line]].strip(" \t"):
+            break
+        if state.is_code_block(line):
+            break
+        line += 1
+    token = state.push("table_open", "table", 1)
+    token.map = [start, line]
+    state.push("table_close", "table", -1)
+    state.parentType = old_parent
+    state.line = line
+    return True
+
+
 _MD = MarkdownIt("commonmark").enable("table").use(front_matter_plugin)
+_MD.block.ruler.at("table", _table_extent, {"alt": ["paragraph", "reference"]})
 # The core "inline" rule only fills inline children; block structure and maps do not need it.
 _MD.disable("inline")
 
