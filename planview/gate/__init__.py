@@ -1,1 +1,25 @@
-"""planview.gate"""
+"""planview.gate: the read-only tool gate (pure; never imports textual).
+
+`decide(call, mode)` is the one entry point the session uses; the pieces it is built from are
+exported for the CLI, the UI and the tests.
+"""
+
+from __future__ import annotations
+
+from planview.gate.calls import Decision, GatePolicy, GateRefusal, Mode, ToolCall
+from planview.gate.git_shell import check_git_command
+from planview.gate.path_guard import takes_path
+from planview.gate.policy import decide
+from planview.gate.terminal import sanitize_for_terminal
+
+__all__ = [
+    "Decision",
+    "GatePolicy",
+    "GateRefusal",
+    "Mode",
+    "ToolCall",
+    "check_git_command",
+    "decide",
+    "sanitize_for_terminal",
+    "takes_path",
+]

@@ -1,0 +1,400 @@
+"""The read-only git shell: the only commands `bash` runs in plan mode.
+
+An allowlist over read-only git command shapes, not a general shell parser. A command is one or
+more segments chained with `&&` or `;`; every segment must be `git <read-only subcommand> ...`.
+Words are checked as git will receive them (quotes removed), options in attached forms too
+(`-cfoo=bar`, `--git-dir=x`, `-C.`, `-Oless`, and unambiguous abbreviations such as `--outp`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+from planview.gate.calls import show
+from planview.gate.shell_words import ShellRefusal, split_chain
+
+__all__ = ["READ_ONLY_SUBCOMMANDS", "GitCheck", "check_git_command"]
+
+
+class GitCheck(NamedTuple):
+    allowed: bool
+    reason: str
+
+
+READ_ONLY_LIST = "status, diff, log, show, …"
+FILE_TOOLS_HINT = "use the read / grep / find / ls tools to look at files"
+CD_REASON = "cd is not needed: commands already run in the project root"
+
+# Subcommands whose every form only reads (options are still checked).
+_PLAIN_READERS = frozenset(
+    "status diff log show blame grep shortlog describe rev-parse rev-list ls-files ls-tree cat-file "
+    "for-each-ref count-objects merge-base name-rev diff-tree diff-index diff-files show-ref var version "
+    "whatchanged".split()
+)
+_MUTATING = frozenset(
+    "commit add push checkout switch reset restore clean merge rebase fetch pull apply am rm mv gc "
+    "format-patch archive bundle cherry-pick revert init clone submodule notes replace update-ref "
+    "update-index symbolic-ref prune repack filter-branch fast-import maintenance sparse-checkout "
+    "read-tree write-tree commit-tree mktag mktree hash-object pack-refs rerere bisect request-pull "
+    "send-email difftool mergetool citool gui gitk stage unstage".split()
+)
+
+# Global options git accepts before the subcommand that change nothing.
+_SAFE_GLOBAL = frozenset(
+    {
+        "--no-pager",
+        "-P",
+        "--no-replace-objects",
+        "--literal-pathspecs",
+        "--glob-pathspecs",
+        "--noglob-pathspecs",
+        "--icase-pathspecs",
+        "--no-optional-locks",
+        "--no-advice",
+    }
+)
+
+# Long options refused anywhere (and their abbreviations), with what they would do.
+_REFUSED_LONG: dict[str, str] = {
+    "--git-dir": "points git at another repository; commands already run in the project root",
+    "--work-tree": "points git at another work tree; commands already run in the project root",
+    "--namespace": "switches git to another ref namespace",
+    "--bare": "treats the folder as a bare repository",
+    "--exec-path": "changes where git finds its programs",
+    "--config-env": "changes git's configuration",
+    "--output": "writes its output to a file",
+    "--ext-diff": "runs an external diff program",
+    "--textconv": "runs text conversion programs",
+    "--filters": "runs filter programs",
+    "--open-files-in-pager": "runs a program on the matching files",
+    "--upload-pack": "runs a program on the remote side",
+    "--receive-pack": "runs a program on the remote side",
+    "--paginate": "starts a pager",
+    "--help": "opens a manual viewer",
+}
+# Exact long options that happen to be prefixes of a refused one but are themselves harmless.
+_SAFE_EXACT_LONG = frozenset({"--text"})
+# Per subcommand: refused long options that are plain queries there (rev-parse only prints them).
+_QUERY_EXCEPTIONS = {"rev-parse": frozenset({"--git-dir"})}
+
+# Short options refused anywhere, including in clusters (-nC3) and attached forms (-C., -Oless).
+_REFUSED_SHORT = {
+    "c": "sets git configuration before a subcommand, so it is refused anywhere",
+    "C": "runs git in another folder before a subcommand, so it is refused anywhere",
+    "O": "runs a program on the matching files (git grep), so it is refused anywhere",
+}
+_LOG_FAMILY = ("log", "show", "whatchanged", "rev-list", "diff", "diff-tree", "diff-index", "diff-files")
+# After a subcommand, the long spelling that means the same thing without the ambiguous letter.
+_LONG_FORMS: dict[tuple[str, str], str] = {
+    ("c", "ls-files"): "--cached",
+    ("c", "grep"): "--count",
+    ("c", "shortlog"): "--committer",
+    ("C", "grep"): "--context=<n>",
+    **{("c", sub): "--diff-merges=combined" for sub in _LOG_FAMILY},
+    **{("C", sub): "--find-copies" for sub in _LOG_FAMILY},
+}
+# Short options whose stuck argument is the rest of the word (so -Sconfig is -S "config", not -S -c ...).
+_STUCK_ARG: dict[str, str] = {
+    **dict.fromkeys(_LOG_FAMILY, "nUMBlSGLIX"),
+    "grep": "ABefm",
+    "blame": "LSM",
+    "shortlog": "w",
+    "tag": "n",
+    "ls-files": "xX",
+}
+
+
+def _refused_option(word: str, sub: str) -> str | None:
+    """Why an option word is refused in this subcommand's arguments, or None."""
+    if len(word) < 2 or word[0] != "-":
+        return None
+    if word[1] == "-":
+        if word == "--":
+            return None
+        name = word.split("=", 1)[0]
+        if name in _QUERY_EXCEPTIONS.get(sub, ()) and "=" not in word:
+            return None
+        why = _REFUSED_LONG.get(name)
+        if why is not None:
+            return f"git option {show(word)} is not allowed in plan mode: {name} {why}; run the git command without it"
+        if name in _SAFE_EXACT_LONG or name == "--no-":
+            return None
+        for refused, why in _REFUSED_LONG.items():
+            if refused.startswith(name):
+                return (
+                    f"git option {show(word)} is not allowed in plan mode: it abbreviates {refused}, which {why}; "
+                    "spell out the option you mean"
+                )
+        return None
+    stuck = _STUCK_ARG.get(sub, "")
+    for letter in word[1:]:
+        why = _REFUSED_SHORT.get(letter)
+        if why is not None:
+            long_form = _LONG_FORMS.get((letter, sub))
+            fix = f"use {long_form} instead" if long_form else "run the git command without it"
+            return f"git option {show(word)} is not allowed in plan mode: -{letter} {why}; {fix}"
+        if letter in stuck:
+            return None
+    return None
+
+
+def _first_word_reason(raw: str, value: str) -> str:
+    name = value.rsplit("/", 1)[-1]
+    if value in ("cd", "pushd", "popd"):
+        return CD_REASON
+    if value == "git" or name in ("git", "git.exe"):
+        return f"run git directly as the first word (git status, not {show(raw)}); in plan mode bash runs only read-only git commands"
+    if value in _WRAPPERS:
+        return f"{show(value)} is not allowed in plan mode: run git directly as the first word (git status, not {value} git status)"
+    if "=" in value and value.split("=", 1)[0].replace("_", "a").isalnum():
+        return (
+            f"environment assignments ({show(value)}) are not allowed in plan mode; run the git command without them"
+        )
+    if value in _FILE_COMMANDS:
+        return f"{show(value)} is not available in plan mode: {FILE_TOOLS_HINT}"
+    return (
+        f"{show(value)} is not a read-only git command: in plan mode bash runs only read-only git commands "
+        f"({READ_ONLY_LIST}); {FILE_TOOLS_HINT}, and put changes in the plan for after approval"
+    )
+
+
+_WRAPPERS = frozenset(
+    "sudo doas env command exec builtin nohup time nice ionice timeout stdbuf xargs eval bash sh zsh dash "
+    "fish ksh su run0".split()
+)
+_FILE_COMMANDS = frozenset(
+    "cat head tail less more ls find grep rg ag ack sed awk wc tree stat file du bat nl sort uniq cut fd "
+    "echo printf pwd readlink realpath od xxd hexdump strings jq diff cmp type which dir".split()
+)
+
+
+def _listing_check(
+    sub: str, args: Sequence[str], short_ok: str, flags: frozenset[str], valued: frozenset[str],
+    optional_valued: frozenset[str], list_switches: frozenset[str], what: str,
+) -> str | None:
+    """Shared by branch and tag: only listing options; names only with a list switch."""
+    listing = False
+    names: list[str] = []
+    index = 0
+    while index < len(args):
+        word = args[index]
+        index += 1
+        if word == "--":
+            names.extend(args[index:])
+            break
+        if word.startswith("--"):
+            name = word.split("=", 1)[0]
+            if name in list_switches:
+                listing = True
+            if name in flags or name in list_switches:
+                continue
+            if name in valued or name in optional_valued:
+                if "=" not in word and index < len(args):
+                    if name in valued or not args[index].startswith("-"):
+                        index += 1
+                continue
+            return f"git {sub} {show(word)} {what}; only listing forms run in plan mode ({_LISTING_HINTS[sub]})"
+        if word.startswith("-") and len(word) > 1:
+            letters = word[1:]
+            if sub == "tag" and letters[0] == "n" and letters[1:].isdigit():
+                listing = True
+                continue
+            if all(letter in short_ok for letter in letters):
+                if any(f"-{letter}" in list_switches for letter in letters):
+                    listing = True
+                continue
+            return f"git {sub} {show(word)} {what}; only listing forms run in plan mode ({_LISTING_HINTS[sub]})"
+        names.append(word)
+    if names and not listing:
+        return (
+            f"git {sub} {show(names[0])} {what}; to list matching ones use git {sub} --list {names[0]} "
+            f"({_LISTING_HINTS[sub]})"
+        )
+    return None
+
+
+_LISTING_HINTS = {
+    "branch": "git branch, -a, -r, -v, --list <pattern>, --contains <commit>",
+    "tag": "git tag, --list <pattern>, -n, --contains <commit>",
+}
+_FILTERS = frozenset({"--contains", "--no-contains", "--merged", "--no-merged"})
+
+
+def _branch(args: Sequence[str]) -> str | None:
+    return _listing_check(
+        "branch", args, short_ok="arvliq",
+        flags=frozenset({"--all", "--remotes", "--verbose", "--ignore-case", "--show-current", "--no-color",
+                         "--color", "--column", "--no-column", "--abbrev", "--no-abbrev", "--omit-empty",
+                         "--quiet"}),
+        valued=frozenset({"--points-at", "--sort", "--format"}),
+        optional_valued=_FILTERS,
+        list_switches=frozenset({"--list", "-l"}),
+        what="changes branches",
+    )
+
+
+def _tag(args: Sequence[str]) -> str | None:
+    return _listing_check(
+        "tag", args, short_ok="lniv",
+        flags=frozenset({"--ignore-case", "--no-color", "--color", "--column", "--no-column", "--omit-empty"}),
+        valued=frozenset({"--points-at", "--sort", "--format"}),
+        optional_valued=_FILTERS,
+        list_switches=frozenset({"--list", "-l", "-n", "-v", "--verify"}),
+        what="changes tags",
+    )
+
+
+def _stash(args: Sequence[str]) -> str | None:
+    if args and args[0] in ("list", "show"):
+        return None
+    shown = f"git stash {args[0]}" if args else "git stash"
+    return f"{show(shown)} changes the stash; only git stash list and git stash show run in plan mode"
+
+
+def _worktree(args: Sequence[str]) -> str | None:
+    if args and args[0] == "list":
+        return None
+    shown = f"git worktree {args[0]}" if args else "git worktree"
+    return f"{show(shown)} changes worktrees; only git worktree list runs in plan mode"
+
+
+def _remote(args: Sequence[str]) -> str | None:
+    if all(word in ("-v", "--verbose") for word in args) or args[0] == "get-url":
+        return None
+    return (
+        f"git remote {show(args[0])} is not allowed in plan mode; only git remote, git remote -v and "
+        "git remote get-url <name> run"
+    )
+
+
+_REFLOG_WRITES = frozenset({"expire", "delete", "drop", "write"})
+
+
+def _reflog(args: Sequence[str]) -> str | None:
+    # Checked anywhere, not only first: options before a subcommand word must not hide it.
+    for word in args:
+        if word in _REFLOG_WRITES:
+            return f"git reflog {word} changes the reflog; only git reflog and git reflog show run in plan mode"
+    if not args or args[0] == "show" or args[0].startswith("-"):
+        return None
+    return f"only git reflog and git reflog show run in plan mode; write git reflog show {args[0]}"
+
+
+_CONFIG_READS = frozenset(
+    {"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool", "--list"}
+)
+_CONFIG_SAFE = _CONFIG_READS | frozenset(
+    {"--global", "--system", "--local", "--worktree", "--file", "--blob", "--name-only", "--show-origin",
+     "--show-scope", "--null", "--type", "--no-type", "--bool", "--int", "--bool-or-int", "--path",
+     "--expiry-date", "--default", "--includes", "--no-includes", "--fixed-value", "--all", "--regexp",
+     "--value", "--url"}
+)
+_CONFIG_VALUED = frozenset({"--file", "--blob", "--type", "--default", "--value", "--url"})
+_CONFIG_HINT = "only reads run in plan mode (git config --get <name>, git config --list)"
+
+
+def _config(args: Sequence[str]) -> str | None:
+    words = list(args)
+    reading = bool(words) and words[0] in ("get", "list")  # the newer `git config get|list` form
+    index = 1 if reading else 0
+    while index < len(words):
+        word = words[index]
+        index += 1
+        if word.startswith("--"):
+            name = word.split("=", 1)[0]
+            if name not in _CONFIG_SAFE:
+                return f"git config {show(word)} is not allowed in plan mode; {_CONFIG_HINT}"
+            if name in _CONFIG_READS:
+                reading = True
+            if name in _CONFIG_VALUED and "=" not in word:
+                index += 1
+        elif word.startswith("-") and len(word) > 1:
+            for position, letter in enumerate(word[1:], start=2):
+                if letter == "l":
+                    reading = True
+                elif letter == "f":  # -f <file>: the rest of the word, or the next word, is the file
+                    if position == len(word):
+                        index += 1
+                    break
+                elif letter not in "z":
+                    return f"git config {show(word)} is not allowed in plan mode; {_CONFIG_HINT}"
+    if not reading:
+        return f"git config without --get or --list changes configuration; {_CONFIG_HINT}"
+    return None
+
+
+_SHAPED: dict[str, Callable[[Sequence[str]], str | None]] = {
+    "branch": _branch,
+    "tag": _tag,
+    "stash": _stash,
+    "worktree": _worktree,
+    "remote": _remote,
+    "reflog": _reflog,
+    "config": _config,
+}
+READ_ONLY_SUBCOMMANDS = frozenset(_PLAIN_READERS | _SHAPED.keys())
+
+
+def _check_git(args: Sequence[str]) -> str | None:
+    """Why `git <args>` is refused, or None when it is a read-only form."""
+    index = 0
+    sub = ""
+    while index < len(args) and args[index].startswith("-"):
+        word = args[index]
+        index += 1
+        if word == "--version":
+            sub = "version"
+            break
+        refused = _refused_option(word, "")
+        if refused is not None:
+            return refused
+        if word not in _SAFE_GLOBAL:
+            return (
+                f"git option {show(word)} is not allowed before the subcommand in plan mode; "
+                "only --no-pager and the pathspec switches are"
+            )
+    if not sub:
+        if index >= len(args):
+            return f"git needs a subcommand; read-only ones run in plan mode ({READ_ONLY_LIST})"
+        sub = args[index]
+        index += 1
+    rest = args[index:]
+    if sub not in READ_ONLY_SUBCOMMANDS:
+        if sub == "help":
+            return "git help opens a manual viewer and is not available in plan mode; run the read-only command itself"
+        if sub in _MUTATING:
+            return f"git {sub} changes the repository; only read-only git commands run in plan mode ({READ_ONLY_LIST})"
+        return f"git {show(sub)} is not a read-only git command; only read-only git commands run in plan mode ({READ_ONLY_LIST})"
+    for word in rest:
+        refused = _refused_option(word, sub)
+        if refused is not None:
+            return refused
+    shaped = _SHAPED.get(sub)
+    return shaped(rest) if shaped is not None else None
+
+
+def check_git_command(command: str) -> GitCheck:
+    """Whether `bash` may run `command` in plan mode; the reason names the fix when it may not."""
+    if not isinstance(command, str):
+        return GitCheck(False, "bash needs the command as a string")
+    try:
+        segments = split_chain(command)
+    except ShellRefusal as refusal:
+        return GitCheck(False, str(refusal))
+    if len(segments) == 1 and not segments[0]:
+        return GitCheck(False, "empty command; run a read-only git command such as git status")
+    for segment in segments:
+        if not segment:
+            return GitCheck(
+                False,
+                "the chain has an empty command (a doubled or trailing && or ;); "
+                "chain read-only git commands as git status && git diff",
+            )
+        first = segment[0]
+        if first.raw != "git":
+            return GitCheck(False, _first_word_reason(first.raw, first.value))
+        reason = _check_git([word.value for word in segment[1:]])
+        if reason is not None:
+            return GitCheck(False, reason)
+    return GitCheck(True, "")

@@ -1,0 +1,250 @@
+"""The read-only policy: default deny, with a short list of ways a call is let through in plan mode.
+
+`decide(call, mode)` never raises. In execute mode every well-formed call runs (the approval pin is
+the session's job). In plan mode a call runs only when it is
+
+- one of planview's own readers (read, grep, find, ls), todo or ask_user;
+- planview's own write_plan (its plan_path contained in the plans folder) or exit_plan_mode —
+  exempt because the runtime says they are planview's tools, never because of the name alone;
+- bash with a read-only git command (planview.gate.git_shell);
+- subagent whose schema declares readOnly, forced to readOnly: true;
+- any tool declaring readOnlyHint: true that takes no path (planview.gate.path_guard), unless the
+  config switch turns hinted tools off.
+
+Everything else is refused, and every refusal tells the model what to do instead.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from planview.gate.calls import (
+    MODES,
+    Decision,
+    GatePolicy,
+    MalformedCall,
+    ToolCall,
+    parse_call,
+    placeholder,
+    show,
+)
+from planview.gate.git_shell import FILE_TOOLS_HINT, check_git_command
+from planview.gate.path_guard import takes_path
+
+__all__ = ["READERS", "decide"]
+
+READERS = frozenset({"read", "grep", "find", "ls"})
+HELPERS = frozenset({"todo", "ask_user"})
+CONTROLS = frozenset({"write_plan", "exit_plan_mode"})
+# Known to change files or run programs: refused in plan mode whatever they claim.
+MUTATORS = frozenset({"write", "edit", "multi_edit", "multiedit", "apply_patch", "notebook_edit", "patch"})
+SHELLS = frozenset({"powershell", "pwsh", "cmd", "sh", "zsh", "shell", "exec", "terminal"})
+BASH_KEYS = frozenset({"command", "timeout", "description"})
+
+APPROVAL_FIX = "call exit_plan_mode and get the plan approved before changing files"
+_DEFAULT_POLICY = GatePolicy()
+
+
+def _allow(call: ToolCall, note: str = "") -> Decision:
+    return Decision(True, note, call)
+
+
+def _deny(call: ToolCall, reason: str) -> Decision:
+    return Decision(False, reason, call)
+
+
+def decide(call: ToolCall | Mapping[str, Any] | Any, mode: str, policy: GatePolicy = _DEFAULT_POLICY) -> Decision:
+    """Allow or refuse one tool call. Never raises; malformed calls are refused."""
+    try:
+        try:
+            parsed = parse_call(call)
+        except MalformedCall as exc:
+            return _deny(placeholder(call), f"malformed tool call: {exc}")
+        if mode not in MODES:
+            return _deny(parsed, f"unknown mode {show(mode)}; the gate knows plan and execute")
+        if mode == "execute":
+            return _allow(parsed)
+        return _plan_mode(parsed, policy)
+    except Exception as exc:  # a hostile Mapping or a bug: refusing is the safe answer
+        try:
+            fallback = placeholder(call)
+        except Exception:
+            fallback = ToolCall(name="", input={})
+        return _deny(fallback, f"malformed tool call: it could not be read ({type(exc).__name__})")
+
+
+def _plan_mode(call: ToolCall, policy: GatePolicy) -> Decision:
+    name = call.name
+    quoted = show(name)
+    if call.builtin:
+        if name in READERS or name in HELPERS:
+            return _allow(call, "read-only tool")
+        if name == "bash":
+            return _bash(call)
+        if name == "write_plan":
+            return _write_plan(call, policy)
+        if name == "exit_plan_mode":
+            return _allow(call, "plan control")
+    elif name in CONTROLS:
+        return _deny(
+            call,
+            f"this {quoted} is not planview's own tool, so it gets no plan-mode exemption; use planview's {name}",
+        )
+    if name == "enter_plan_mode":
+        return _deny(call, "plan mode is already on; keep exploring read-only and save the plan with write_plan")
+    if name == "set_plan_steps":
+        return _deny(call, f"set_plan_steps updates an approved plan; {APPROVAL_FIX}")
+    if name in MUTATORS:
+        return _deny(call, f"{quoted} is not read-only; {APPROVAL_FIX}")
+    if name in SHELLS or name == "bash":
+        return _deny(
+            call,
+            f"{quoted} is not available in plan mode; planview's bash runs read-only git commands, "
+            f"and {FILE_TOOLS_HINT}",
+        )
+    if name == "subagent":
+        return _subagent(call)
+    return _hinted(call, policy)
+
+
+def _bash(call: ToolCall) -> Decision:
+    extra = sorted(key for key in call.input if key not in BASH_KEYS)
+    if "cwd" in call.input or "workdir" in call.input:
+        return _deny(call, "cd is not needed: commands already run in the project root; drop the working folder")
+    if extra:
+        return _deny(call, f"bash in plan mode takes only command (and timeout); drop {show(extra[0])}")
+    if "command" not in call.input:
+        return _deny(call, "bash needs a command, e.g. {\"command\": \"git status\"}")
+    verdict = check_git_command(call.input["command"])
+    if not verdict.allowed:
+        return _deny(call, verdict.reason)
+    return _allow(call, "read-only git")
+
+
+def _write_plan(call: ToolCall, policy: GatePolicy) -> Decision:
+    plan_path = call.input.get("plan_path")
+    if plan_path is None:
+        return _allow(call, "plan control")
+    if not isinstance(plan_path, str):
+        return _deny(call, "write_plan's plan_path must be a string; omit it to save a new plan")
+    problem = _plan_path_problem(plan_path, policy.plans_dir)
+    if problem is not None:
+        return _deny(call, f"write_plan refused: {problem}")
+    return _allow(call, "plan control")
+
+
+def _plan_path_problem(plan_path: str, plans_dir: Path | None) -> str | None:
+    """Why plan_path is not a writable plan; the plan store's containment rules when it is available."""
+    if plans_dir is not None:
+        store = _store_for(Path(plans_dir))
+        if store is not None:
+            from planview.plan.store import PlanPathError
+
+            try:
+                store.check_path(plan_path)
+            except PlanPathError as exc:
+                return str(exc)
+            except (OSError, ValueError) as exc:
+                return f"plan_path {show(plan_path)} could not be checked ({exc}); omit it to save a new plan"
+            return None
+    return _lexical_problem(plan_path, plans_dir)
+
+
+def _store_for(plans_dir: Path) -> Any:
+    """The PlanStore whose plans folder is plans_dir, or None when the store cannot express it."""
+    if plans_dir.name != "plans":
+        return None
+    try:
+        from planview.plan.store import PlanStore
+    except ImportError:
+        return None
+    store = PlanStore(plans_dir.parent)
+    if os.path.normpath(store.plans_dir) != os.path.normpath(plans_dir.expanduser().absolute()):
+        return None
+    return store
+
+
+def _lexical_problem(plan_path: str, plans_dir: Path | None) -> str | None:
+    """Containment without the store: a .md non-dotfile inside plans_dir, through no symlinked folder."""
+    where = str(plans_dir) if plans_dir is not None else "the plans folder"
+    if not plan_path or "\x00" in plan_path:
+        return f"plan_path must name a .md file inside {where}"
+    candidate = Path(plan_path)
+    if plans_dir is None:
+        # Without a folder to resolve against, only a bare file name (a plan in the folder) is safe.
+        if len(candidate.parts) != 1 or candidate.is_absolute() or plan_path in (".", ".."):
+            return (
+                f"plan_path {show(plan_path)} cannot be checked (no plans folder is configured); "
+                "pass the plan's file name only, or omit plan_path to save a new plan"
+            )
+    else:
+        base = Path(plans_dir).expanduser().absolute()
+        absolute = Path(os.path.normpath(candidate if candidate.is_absolute() else base / candidate))
+        if not absolute.is_relative_to(base) or absolute == base:
+            return f"plan_path must be a .md file inside {where} (got {show(plan_path)})"
+        parts = absolute.relative_to(base).parts
+        if any(part.startswith(".") for part in parts):
+            return f"plan_path must not name a hidden file or folder (got {show(plan_path)})"
+        real_parent = Path(os.path.realpath(absolute.parent))
+        if not real_parent.is_relative_to(Path(os.path.realpath(base))) or os.path.islink(absolute):
+            return f"plan_path resolves outside {where} (through a symlink); name a .md file inside it"
+    if not candidate.name.endswith(".md") or candidate.name.startswith("."):
+        return f"plan_path must be a .md file inside {where} (got {show(plan_path)})"
+    return None
+
+
+def _declares_read_only(schema: Mapping[str, Any] | None) -> bool:
+    if schema is None:
+        return False
+    properties = schema.get("properties")
+    if not isinstance(properties, Mapping) or "readOnly" not in properties:
+        return False
+    spec = properties["readOnly"]
+    if not isinstance(spec, Mapping):
+        return spec is True  # JSON schema allows `true` as "any value"
+    kind = spec.get("type", "boolean")
+    return kind == "boolean" or (isinstance(kind, list) and "boolean" in kind)
+
+
+def _subagent(call: ToolCall) -> Decision:
+    if not _declares_read_only(call.input_schema):
+        return _deny(
+            call,
+            "this subagent's schema does not declare readOnly, so it cannot be forced read-only; "
+            f"explore with the read / grep / find / ls tools, or {APPROVAL_FIX}",
+        )
+    forced = ToolCall(
+        name=call.name,
+        input={**call.input, "readOnly": True},
+        annotations=call.annotations,
+        builtin=call.builtin,
+        input_schema=call.input_schema,
+    )
+    return _allow(forced, "subagent forced read-only")
+
+
+def _hinted(call: ToolCall, policy: GatePolicy) -> Decision:
+    quoted = show(call.name)
+    hint = call.annotations.get("readOnlyHint") if call.annotations is not None else None
+    if hint is not True:
+        return _deny(
+            call,
+            f"{quoted} is not known to be read-only (it does not declare readOnlyHint); "
+            f"{FILE_TOOLS_HINT}, or {APPROVAL_FIX}",
+        )
+    if not policy.allow_read_only_hint:
+        return _deny(
+            call,
+            f"{quoted} declares readOnlyHint, but hinted tools are turned off in plan mode by configuration; "
+            f"{FILE_TOOLS_HINT}, or {APPROVAL_FIX}",
+        )
+    found = takes_path(call.input)
+    if found is not None:
+        return _deny(
+            call,
+            f"{quoted} declares readOnlyHint but takes a file path ({found}); in plan mode {FILE_TOOLS_HINT}",
+        )
+    return _allow(call, "readOnlyHint, no path arguments")

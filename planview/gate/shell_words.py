@@ -1,0 +1,191 @@
+"""A small POSIX-quoting tokeniser that keeps what `shlex` throws away: which characters were quoted.
+
+The read-only git shell must see every *unquoted* metacharacter (`|`, `>`, `$(`, a glob, ...) to
+refuse it, and must check each word as bash will hand it to git (quotes removed, `\\x` -> `x`).
+`shlex.split` gives only the latter, so this module walks the command once with one regular
+expression and produces both: the words of each `&&` / `;` segment, or a refusal reason.
+
+It is deliberately not a shell parser: anything beyond plain words, quotes and the two chain
+separators is refused, and the reason names the fix.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import NamedTuple
+
+__all__ = ["ShellRefusal", "Word", "split_chain"]
+
+
+class Word(NamedTuple):
+    raw: str  # the word as written (quotes and backslashes included)
+    value: str  # the word as bash passes it to the program
+
+
+class ShellRefusal(Exception):
+    """The command uses shell syntax plan mode does not run; the message names the fix."""
+
+
+_TOKEN = re.compile(
+    r"(?P<ws>[ \t]+)"
+    r"|(?P<plain>[^ \t'\"\\|&;<>()$`*?\[#{}]+)"
+    r"|(?P<sq>'[^']*')"
+    r'|(?P<dq>"(?:[^"\\]|\\.)*")'
+    r"|(?P<bs>\\.?)"
+    r"|(?P<and>&&)"
+    r"|(?P<semi>;)"
+    r"|(?P<brace>[{}])"
+    r"|(?P<meta>.)",
+    re.S,
+)
+# Anything below space except tab, DEL and the C1 range: never part of a command a model should send.
+_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+# A backslash before one of these escapes shell syntax; a backslash before anything else is taken
+# as a Windows path separator (bash drops it, which is harmless for a read).
+_ESCAPABLE_META = frozenset(" \t|&;<>()$`\\\"'*?[]#~{}!")
+_DQ_SPECIAL = frozenset('$`"\\')
+_INNER_BRACES = re.compile(r"\{[^{}]*\}")
+
+QUOTE_HINT = "put the text in single quotes, e.g. git log --format='%h %s'"
+CHAIN_HINT = "chain read-only git commands with && or ;"
+
+
+def _meta_reason(char: str, following: str) -> str:
+    if char == "|":
+        if following == "|":
+            return f"|| is not allowed in plan mode; {CHAIN_HINT}"
+        return f"pipes (|) are not allowed in plan mode; run the git command on its own and read its output ({CHAIN_HINT})"
+    if char == "&":
+        if following == ">":
+            return "redirection (&>) writes files and is not allowed in plan mode; run the command without it"
+        return f"background jobs (&) are not allowed in plan mode; {CHAIN_HINT}"
+    if char in "<>":
+        if following == "(":
+            return f"process substitution ({char}(...)) is not allowed in plan mode; run each git command on its own"
+        return f"redirection ({char}) is not allowed in plan mode; run the command without it and read its output"
+    if char == "$":
+        if following == "(":
+            return "command substitution $(...) is not allowed in plan mode; run each git command on its own"
+        return f"$ expansion is not allowed in plan mode; {QUOTE_HINT}"
+    if char == "`":
+        return "command substitution (backticks) is not allowed in plan mode; run each git command on its own"
+    if char in "()":
+        return "subshells and grouping ( ) are not allowed in plan mode; quote the text or chain commands with && or ;"
+    if char in "*?[":
+        return f"the shell expands an unquoted {char}; quote the pattern, e.g. git ls-files '*.py'"
+    if char in "'\"":
+        return f"unterminated {char} quote; close it"
+    return f"{char!r} is not allowed in plan mode; {QUOTE_HINT}"
+
+
+def _check_braces(skeleton: str) -> None:
+    """Refuse brace expansion ({a,b}, {1..3}): it can build an option no one wrote out."""
+    while True:
+        found = _INNER_BRACES.search(skeleton)
+        if found is None:
+            return
+        inner = found.group()
+        if "," in inner or ".." in inner:
+            raise ShellRefusal(f"brace expansion ({inner}) is not allowed in plan mode; write the words out or quote them")
+        skeleton = skeleton[: found.start()] + "_" + skeleton[found.end() :]
+
+
+def split_chain(command: str) -> list[list[Word]]:
+    """The words of each `&&` / `;` segment, or ShellRefusal. Segments may be empty (the caller decides)."""
+    control = _CONTROL.search(command)
+    if control is not None:
+        char = control.group()
+        if char in "\n\r":
+            raise ShellRefusal(f"newlines are not allowed in a plan-mode command; {CHAIN_HINT} on one line")
+        raise ShellRefusal(f"control character U+{ord(char):04X} is not allowed in a plan-mode command; remove it")
+
+    segments: list[list[Word]] = [[]]
+    start = -1  # where the current word began, -1 when between words
+    values: list[str] = []
+    skeleton: list[str] | None = None  # unquoted text with quoted parts blanked, kept only when braces appear
+
+    def flush(end: int) -> None:
+        nonlocal start, skeleton
+        if start >= 0:
+            if skeleton is not None:
+                _check_braces("".join(skeleton))
+                skeleton = None
+            segments[-1].append(Word(command[start:end], "".join(values)))
+            values.clear()
+            start = -1
+
+    for match in _TOKEN.finditer(command):
+        kind = match.lastgroup
+        text = match.group()
+        if kind == "ws":
+            flush(match.start())
+            continue
+        if kind == "and" or kind == "semi":
+            flush(match.start())
+            segments.append([])
+            continue
+        if kind == "meta":
+            following = command[match.end() : match.end() + 1]
+            if text == "#" and start >= 0:
+                value = text  # mid-word "#" is an ordinary character
+            elif text == "#":
+                raise ShellRefusal("shell comments (#) are not allowed in plan mode; remove the comment")
+            else:
+                raise ShellRefusal(_meta_reason(text, following))
+        elif kind == "plain" or kind == "brace":
+            value = text
+        elif kind == "sq":
+            value = text[1:-1]
+        elif kind == "dq":
+            value = _double_quoted(text[1:-1])
+        else:  # backslash
+            if len(text) == 1:
+                raise ShellRefusal("a trailing backslash is not allowed in plan mode; remove it")
+            if text[1] in _ESCAPABLE_META:
+                raise ShellRefusal(
+                    f"a backslash escaping {text[1]!r} is not allowed in plan mode; {QUOTE_HINT}"
+                )
+            value = text[1]
+        if start < 0:
+            start = match.start()
+        values.append(value)
+        if kind == "brace" and skeleton is None:
+            skeleton = []
+            # Rebuild the word so far: quoted parts become "_" so their commas do not count.
+            skeleton.append(_blank_quotes(command[start : match.start()]))
+        if skeleton is not None:
+            skeleton.append(text if kind in ("plain", "brace") else "_")
+    flush(len(command))
+    return segments
+
+
+def _blank_quotes(raw: str) -> str:
+    out: list[str] = []
+    for match in _TOKEN.finditer(raw):
+        out.append(match.group() if match.lastgroup in ("plain", "brace") else "_")
+    return "".join(out)
+
+
+def _double_quoted(inner: str) -> str:
+    if "$(" in inner:
+        raise ShellRefusal("command substitution $(...) is not allowed in plan mode, even in double quotes; run each git command on its own")
+    if "$" in inner:
+        raise ShellRefusal(f"$ expansion inside double quotes is not allowed in plan mode; {QUOTE_HINT}")
+    if "`" in inner:
+        raise ShellRefusal("command substitution (backticks) is not allowed in plan mode; run each git command on its own")
+    if "\\" not in inner:
+        return inner
+    out: list[str] = []
+    index = 0
+    while index < len(inner):
+        char = inner[index]
+        if char == "\\" and index + 1 < len(inner):
+            following = inner[index + 1]
+            if following in _DQ_SPECIAL:
+                raise ShellRefusal(f"a backslash escaping {following!r} is not allowed in plan mode; {QUOTE_HINT}")
+            out.append(char + following)  # inside "...", bash keeps a backslash before an ordinary character
+            index += 2
+            continue
+        out.append(char)
+        index += 1
+    return "".join(out)

@@ -1,0 +1,39 @@
+"""Terminal safety for model-authored text: a plan file must not be able to drive the terminal.
+
+`sanitize_for_terminal` removes ANSI / OSC / DCS escape sequences whole (so their payload does not
+leak through as text), then every remaining C0 and C1 control character. Newlines stay, tabs
+become spaces, carriage returns go (a bare CR would let text overwrite what is already on the line).
+Bidirectional overrides and isolates go too: they can make a reviewer read text in a different
+order than the one that was approved. Line count is never changed, so line numbers still match.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["sanitize_for_terminal"]
+
+# Quick test: does the text hold anything this module changes?
+_NEEDS_WORK = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+_ESCAPES = re.compile(
+    # OSC, DCS, SOS, PM, APC: a string up to BEL or ST (ESC \ or the C1 ST), payload included.
+    "(?:\x1b[\\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\\\|\x9c)"
+    # CSI (ESC [ or the C1 CSI): parameters, intermediates, final byte.
+    "|(?:\x1b\\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]"
+    # Any other escape: ESC, intermediates, final byte (ESC c, ESC ( B, ESC 7, ...).
+    "|\x1b[\x20-\x2f]*[\x30-\x7e]"
+)
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_LINE_SEPARATORS = re.compile("[\u2028\u2029]")
+
+
+def sanitize_for_terminal(text: str, *, tab_size: int = 4) -> str:
+    """`text` without control characters or escape sequences; newlines kept, tabs as spaces."""
+    if _NEEDS_WORK.search(text) is None:
+        return text
+    text = _ESCAPES.sub("", text)
+    text = _CONTROLS.sub("", text)
+    text = _LINE_SEPARATORS.sub(" ", text)
+    if "\t" in text:
+        text = text.expandtabs(tab_size)
+    return text
