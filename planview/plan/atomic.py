@@ -17,7 +17,8 @@ import secrets
 import stat
 from pathlib import Path
 
-_DIR_FD_OK = os.open in os.supports_dir_fd and os.replace in os.supports_dir_fd
+# os.replace takes src_dir_fd/dst_dir_fd wherever os.rename does (only rename is listed).
+_DIR_FD_OK = os.open in os.supports_dir_fd and os.rename in os.supports_dir_fd
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
 _O_BINARY = getattr(os, "O_BINARY", 0)
