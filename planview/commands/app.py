@@ -1,9 +1,123 @@
-"""CLI subcommands for this area (filled in by the area's issue)."""
+"""`planview` (the session app) and `planview demo` (the offline demo).
+
+Both import textual and the session runtime lazily inside the handler, so other
+subcommands never load them.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
+from pathlib import Path
+from typing import Any
+
+
+def register_root(parser: argparse.ArgumentParser) -> None:
+    """Options of the bare `planview` command (the session app)."""
+    group = parser.add_argument_group("session app (planview with no command)")
+    group.add_argument("--plan", action="store_true",
+                       help="start in plan mode (a resumed session keeps its saved mode)")
+    group.add_argument("--resume", nargs="?", const="", default=None, metavar="ID",
+                       help="resume a saved session (the newest one when no ID is given)")
+    group.add_argument("--provider", help="model provider: openai, anthropic or scripted (overrides config)")
+    group.add_argument("--model", help="model name (overrides config)")
+    group.add_argument("--script", type=Path, metavar="FILE",
+                       help="replay a JSON Lines script with the scripted provider (offline)")
+    parser.set_defaults(root_handler=run_app)
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add this area's subcommands."""
+    demo = subparsers.add_parser(
+        "demo",
+        help="try planview offline: a scripted agent plans and edits a sample project",
+        description="Copy a small sample project to a temporary folder and run the session app there "
+        "with a scripted agent: it explores read-only, has a write and a commit refused, writes a plan "
+        "for your review, and after approval edits the files step by step. Offline, no API key.",
+    )
+    demo.set_defaults(handler=run_demo)
+
+
+def _project_root() -> Path:
+    from planview.plan.store import find_project_root
+
+    return find_project_root(Path.cwd()) or Path.cwd()
+
+
+def run_app(args: argparse.Namespace) -> int:
+    from planview.config import config_paths, load_config
+    from planview.plan.store import planview_home
+
+    root = _project_root()
+    home = planview_home(root)
+    config = load_config(home)  # ConfigError names the file, line and problem
+    config = config.with_provider(name=args.provider, model=args.model)
+    if args.script is not None:
+        config = config.with_provider(name="scripted")
+    theme, keymap = config.theme, dict(config.keys)
+
+    from planview.tui.app import PlanviewApp
+
+    if config.provider.name is None:
+        user, project = config_paths(home)
+        PlanviewApp(None, project_root=root, first_run=(user, project), theme=theme).run()
+        return 0
+
+    from planview.session.providers import make_provider
+
+    provider = make_provider(config.provider.name, model=config.provider.model, script=args.script,
+                             config=config)
+    factory = _session_factory(root, provider, plan_mode=args.plan, resume=args.resume, config=config)
+    app = PlanviewApp(factory, project_root=root, theme=theme, keymap=keymap)
+    app.run()
+    return 0
+
+
+def _session_factory(root: Path, provider: Any, *, plan_mode: bool, resume: str | None,
+                     config: Any = None):
+    from planview.session.session import Session
+
+    def factory(ui: Any, on_event: Any) -> Any:
+        kwargs: dict[str, Any] = {"project_root": root, "provider": provider, "ui": ui, "on_event": on_event,
+                                  "plan_mode": plan_mode}
+        if resume is not None:
+            return Session.resume(resume or None, **kwargs)
+        return Session(**kwargs)
+
+    return factory
+
+
+def demo_welcome(root: Path) -> tuple[Any, ...]:
+    from rich.text import Text
+
+    text = Text()
+    text.append("planview demo", style="bold")
+    text.append(" — a scripted agent (offline, no API key) works in a fresh copy of a small project:\n")
+    text.append(f"  {root}\n", style="bold")
+    text.append(
+        "It explores read-only, tries a write and a git commit (both refused by the plan-mode gate), "
+        "writes a plan and opens it for your review. Press a there to approve, then watch it carry out "
+        "the steps with real edits.\n"
+    )
+    text.append("Press Enter to send the task below.", style="bold")
+    text.append("  Ctrl+Q quits; the project stays on disk for you to inspect (git diff).", style="dim")
+    return (text,)
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    from planview.demo import DEMO_TASK, SCRIPT, prepare_demo_project
+    from planview.session.providers.scripted import ScriptedProvider
+
+    root = prepare_demo_project()
+    os.chdir(root)  # the demo behaves as if started inside the sample project
+    provider = ScriptedProvider.from_file(SCRIPT)
+    provider.label = "scripted demo agent"
+
+    from planview.tui.app import PlanviewApp
+
+    factory = _session_factory(root, provider, plan_mode=False, resume=None)
+    app = PlanviewApp(factory, project_root=root, welcome=demo_welcome(root), prompt_text=DEMO_TASK)
+    app.run()
+    print(f"planview demo: the sample project is at {root}\n"
+          f"  cd {root} && git diff     # the agent's edits\n"
+          f"  planview plans             # the plan it wrote")
+    return 0

@@ -92,10 +92,15 @@ def looks_like_path(token: str) -> bool:
 def _single_token(rest: str) -> str | None:
     """The one token of `rest` (shell quoting allowed for spaces), or None when there are more."""
     try:
-        tokens = shlex.split(rest, posix=True)
+        tokens = shlex.split(rest, posix=False)  # non-POSIX keeps Windows backslashes
     except ValueError:
         return None
-    return tokens[0] if len(tokens) == 1 else None
+    if len(tokens) != 1:
+        return None
+    token = tokens[0]
+    if len(token) >= 2 and token[0] == token[-1] and token[0] in "\"'":
+        token = token[1:-1]
+    return token
 
 
 def parse_command(line: str) -> Command:

@@ -22,7 +22,7 @@ EXPAND_KEY = "ctrl+o"
 MAX_ROWS = 300
 STREAM_INTERVAL = 0.05  # seconds between re-renders of a streaming message
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]|\x1b\[[0-?]*[ -/]*[@-~]")
+_CONTROL = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def clean(text: str) -> str:

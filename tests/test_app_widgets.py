@@ -1,0 +1,217 @@
+"""Session-screen widgets on their own: transcript rows and pruning, prompt keys, chip, todos."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+
+from planview.session.events import Todo
+from planview.tui.messages import CancelRequested, PromptSubmitted
+from planview.tui.widgets.chip import chip_text
+from planview.tui.widgets.prompt import PromptInput
+from planview.tui.widgets.todos import TodoPanel, render_todos
+from planview.tui.widgets.transcript import (
+    AssistantRow,
+    ToolRow,
+    Transcript,
+    UserRow,
+    clean,
+    render_tool,
+)
+
+
+class TranscriptApp(App):
+    def compose(self) -> ComposeResult:
+        yield Transcript(id="transcript")
+
+
+class PromptApp(App):
+    def __init__(self) -> None:
+        super().__init__()
+        self.submitted: list[str] = []
+        self.cancels = 0
+
+    def compose(self) -> ComposeResult:
+        yield PromptInput(id="prompt")
+
+    def on_prompt_submitted(self, message: PromptSubmitted) -> None:
+        self.submitted.append(message.text)
+
+    def on_cancel_requested(self, _: CancelRequested) -> None:
+        self.cancels += 1
+
+
+# -- chip -------------------------------------------------------------------------------------
+def test_chip_text_for_every_state() -> None:
+    assert chip_text("plan", None) == "⋮ plan"
+    assert chip_text("plan", "p.md") == "⋮ plan · p.md"
+    assert chip_text("execute", "p.md", approved=True) == "⋮ execute · p.md ✓"
+    assert chip_text("execute", "p.md", approved=True, stale=True) == "⋮ execute · p.md ✗ stale"
+    assert chip_text("execute", None) == "⋮ execute"
+    # execute without an approval is not marked approved
+    assert chip_text("execute", "p.md") == "⋮ execute · p.md"
+
+
+# -- tool rows --------------------------------------------------------------------------------
+def test_tool_row_collapses_long_results_and_expands() -> None:
+    result = "\n".join(f"line {i}" for i in range(20))
+    collapsed = render_tool("read big.txt", result).plain
+    assert collapsed.splitlines()[0] == "✓ read big.txt"
+    assert "  line 3" in collapsed and "line 4" not in collapsed
+    assert "… 16 more lines (ctrl+o to expand)" in collapsed
+    expanded = render_tool("read big.txt", result, expanded=True).plain
+    assert "  line 19" in expanded and "more lines" not in expanded
+
+
+def test_refused_row_shows_the_gate_reason() -> None:
+    text = render_tool("write greet.py", "refused", refused=True, reason="plan mode is read-only; call exit_plan_mode")
+    assert text.plain.startswith("✗ write greet.py")
+    assert "refused: plan mode is read-only; call exit_plan_mode" in text.plain
+    # styled as refused (red), unlike a normal result
+    assert any("red" in str(span.style) for span in text.spans)
+
+
+def test_running_row_has_no_body() -> None:
+    assert render_tool("bash git status", None).plain == "… bash git status"
+
+
+def test_clean_strips_terminal_escapes() -> None:
+    assert clean("a\x1b[31mred\x1b[0m\x07b\r\nc\td") == "aredb\nc\td"
+
+
+# -- todos ------------------------------------------------------------------------------------
+def test_todo_rendering_and_progress() -> None:
+    todos = (Todo("one", "completed"), Todo("two", "in_progress"), Todo("three"))
+    text = render_todos(todos).plain.splitlines()
+    assert text == ["Todos 1/3", "◼ one", "◻ two", "◻ three"]
+
+
+async def test_todo_panel_hidden_until_there_are_todos() -> None:
+    class A(App):
+        def compose(self) -> ComposeResult:
+            yield TodoPanel(id="todos")
+
+    app = A()
+    async with app.run_test() as pilot:
+        panel = app.query_one(TodoPanel)
+        assert panel.display is False
+        panel.set_todos([Todo("a"), Todo("b", "completed")])
+        await pilot.pause()
+        assert panel.display is True and panel.progress == (1, 2)
+
+
+# -- transcript -------------------------------------------------------------------------------
+async def test_transcript_streams_text_into_one_message_per_reply() -> None:
+    app = TranscriptApp()
+    async with app.run_test() as pilot:
+        t = app.query_one(Transcript)
+        t.add_user("hi")
+        for piece in ("Hello ", "**wor", "ld**"):
+            t.append_text(piece)
+        t.tool_started("c1", "read", "read a.txt")
+        t.append_text("second reply")
+        t.end_message()
+        await pilot.pause()
+        kinds = [type(w) for w in t.children]
+        assert kinds == [UserRow, AssistantRow, ToolRow, AssistantRow]
+        assert t.children[1].text == "Hello **world**"
+
+
+async def test_tool_finished_updates_its_started_row() -> None:
+    app = TranscriptApp()
+    async with app.run_test() as pilot:
+        t = app.query_one(Transcript)
+        t.tool_started("c1", "write", "write a.txt")
+        t.tool_finished("c1", "write", "refused", refused=True, reason="read-only", error=False)
+        await pilot.pause()
+        (row,) = t.query(ToolRow)
+        assert row.refused and row.has_class("-refused") and not row.has_class("-running")
+
+
+async def test_ctrl_o_toggle_expands_every_tool_row() -> None:
+    app = TranscriptApp()
+    async with app.run_test() as pilot:
+        t = app.query_one(Transcript)
+        t.tool_started("c1", "read", "read a")
+        t.tool_finished("c1", "read", "\n".join("x" * 10), refused=False, reason=None, error=False)
+        await pilot.pause()
+        row = t.query_one(ToolRow)
+        assert row.collapsible and not row.expanded
+        assert t.toggle_expanded() is True
+        assert row.expanded
+        t.tool_started("c2", "read", "read b")  # new rows follow the current setting
+        assert t.query(ToolRow)[-1].expanded
+
+
+async def test_transcript_prunes_to_a_bounded_widget_count_after_1000_rows() -> None:
+    app = TranscriptApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        t = app.query_one(Transcript)
+        for i in range(1000):
+            if i % 3 == 0:
+                t.add_user(f"prompt {i}")
+            elif i % 3 == 1:
+                t.tool_started(f"c{i}", "read", f"read file{i}.txt")
+                t.tool_finished(f"c{i}", "read", "a\nb\nc\nd\ne\nf", refused=False, reason=None, error=False)
+            else:
+                t.append_text(f"reply {i}")
+                t.end_message()
+            if i % 100 == 99:
+                await pilot.pause()
+        await pilot.pause()
+        assert t.rows_added == 1000
+        assert len(t.children) <= t.max_rows
+        # the newest rows are the ones kept
+        assert isinstance(t.children[-1], UserRow) and "prompt 999" in str(t.children[-1].render())
+        # and it still scrolls end to end
+        t.scroll_home(animate=False)
+        await pilot.pause()
+        assert t.scroll_y == 0
+        t.scroll_end(animate=False)
+        await pilot.pause()
+        assert t.scroll_y == t.max_scroll_y > 0
+
+
+# -- prompt -----------------------------------------------------------------------------------
+async def test_enter_sends_and_ctrl_j_inserts_a_newline() -> None:
+    app = PromptApp()
+    async with app.run_test() as pilot:
+        await pilot.press("h", "i", "ctrl+j", "y", "o", "enter")
+        await pilot.pause()
+        assert app.submitted == ["hi\nyo"]
+        assert app.query_one(PromptInput).text == ""
+
+
+async def test_empty_enter_sends_nothing() -> None:
+    app = PromptApp()
+    async with app.run_test() as pilot:
+        await pilot.press("enter", "space", "enter")
+        await pilot.pause()
+        assert app.submitted == []
+
+
+async def test_up_recalls_history_when_empty_and_down_walks_back() -> None:
+    app = PromptApp()
+    async with app.run_test() as pilot:
+        prompt = app.query_one(PromptInput)
+        await pilot.press("a", "enter", "b", "enter")
+        await pilot.press("up")
+        assert prompt.text == "b"
+        await pilot.press("up")
+        assert prompt.text == "a"
+        await pilot.press("up")  # stays at the oldest
+        assert prompt.text == "a"
+        await pilot.press("down")
+        assert prompt.text == "b"
+        await pilot.press("down")
+        assert prompt.text == ""
+        # with text typed, ↑ is a cursor move, not a recall
+        await pilot.press("x", "up")
+        assert prompt.text == "x"
+
+
+async def test_escape_asks_to_cancel() -> None:
+    app = PromptApp()
+    async with app.run_test() as pilot:
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.cancels == 1
