@@ -1,9 +1,217 @@
-"""CLI subcommands for this area (filled in by the area's issue)."""
+"""`planview run`: an agent session without a UI.
+
+Prints the assistant's text and one row per tool call (or JSON Lines events with --json).
+No UI is attached, so a plan cannot be approved here: when the model submits one the run
+stops with the plan path and the exact `planview approve PATH` command; after approving,
+`planview run --resume` continues in execute mode.
+"""
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import json
+import re
+import sys
+from dataclasses import fields, is_dataclass
+from pathlib import Path
+from typing import Any, TextIO
+
+from planview.errors import PlanviewError
+
+_SESSION_ID = re.compile(r"^\d[0-9a-f-]*$")
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add this area's subcommands."""
+    parser = subparsers.add_parser(
+        "run",
+        help="run an agent session headless (text or JSONL events)",
+        description="Run an agent session without a UI. Plans are approved with `planview approve PATH`, "
+        "then `planview run --resume` continues in execute mode.",
+    )
+    parser.add_argument("task", nargs="?", help="what the agent should do")
+    parser.add_argument("--plan", action="store_true", help="start in plan mode (read-only until a plan is approved)")
+    parser.add_argument("--provider", choices=("openai", "anthropic", "scripted"), help="model provider")
+    parser.add_argument("--model", help="model name for the provider")
+    parser.add_argument("--script", metavar="FILE", help="replay a JSON Lines script (see docs/SCRIPTED_PROVIDER.md)")
+    parser.add_argument(
+        "--resume", nargs="?", const="", default=None, metavar="ID", help="continue a saved session (newest without ID)"
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON event per line")
+    parser.set_defaults(handler=run_command)
+
+
+def run_command(args: argparse.Namespace) -> int:
+    from planview.config import load_config
+    from planview.plan.store import PlanStore, find_project_root
+    from planview.session import Session, make_provider
+
+    task, resume = args.task, args.resume
+    if resume and task is None and not _SESSION_ID.match(resume):
+        task, resume = resume, ""  # `planview run --resume "do more"`: the text is the task
+    if not task and resume is None:
+        raise PlanviewError('give the task: planview run "what to do" (or --resume to continue a saved session)')
+    if args.script and args.provider not in (None, "scripted"):
+        raise PlanviewError(f"--script replays a file and cannot be combined with --provider {args.provider}; drop one")
+    root = find_project_root() or Path.cwd()
+    store = PlanStore.for_cwd()
+    config = load_config(store.home)
+    provider = make_provider(args.provider, args.model, args.script, config)
+    printer: EventPrinter = JsonPrinter(sys.stdout) if args.json else TextPrinter(sys.stdout)
+    common: dict[str, Any] = {
+        "project_root": root,
+        "provider": provider,
+        "on_event": printer,
+        "store": store,
+        "allow_read_only_hint": config.allow_read_only_hint,
+    }
+    if resume is not None:
+        session = Session.resume(resume or None, **common)
+        if args.plan:
+            session.enter_plan_mode("plan mode on (--plan)")
+        notice = session.resume_notice
+        message = "\n\n".join(p for p in (notice, task) if p) or "Continue."
+    else:
+        session = Session(plan_mode=args.plan, **common)
+        message = task
+    printer.start(session)
+    asyncio.run(session.send(message))
+    ended = printer.ended
+    if ended is not None and ended.reason == "error":
+        raise PlanviewError(ended.message)
+    if ended is not None and ended.reason == "review" and session.plan_path is not None:
+        printer.awaiting_approval(session.relative(session.plan_path), session.id)
+    return 0
+
+
+class EventPrinter:
+    def __init__(self, out: TextIO) -> None:
+        self.out = out
+        self.ended: Any = None
+
+    def start(self, session: Any) -> None: ...
+
+    def __call__(self, event: Any) -> None:
+        if type(event).__name__ == "TurnEnded":
+            self.ended = event
+        self.show(event)
+
+    def show(self, event: Any) -> None: ...
+
+    def awaiting_approval(self, plan: str, session_id: str) -> None: ...
+
+
+def _jsonable(value: Any) -> Any:
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: _jsonable(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, Path):
+        return str(value)
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_jsonable(v) for v in value]
+    return value
+
+
+def event_type(event: Any) -> str:
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", type(event).__name__).lower()
+
+
+class JsonPrinter(EventPrinter):
+    def _line(self, record: dict[str, Any]) -> None:
+        self.out.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+        self.out.flush()
+
+    def start(self, session: Any) -> None:
+        self._line(
+            {
+                "type": "session",
+                "id": session.id,
+                "provider": session.provider_label,
+                "mode": session.mode,
+                "plan_path": str(session.plan_path) if session.plan_path else None,
+                "approved": session.approval is not None,
+            }
+        )
+
+    def show(self, event: Any) -> None:
+        self._line({"type": event_type(event), **_jsonable(event)})
+
+    def awaiting_approval(self, plan: str, session_id: str) -> None:
+        self._line(
+            {
+                "type": "awaiting_approval",
+                "plan": plan,
+                "approve": f"planview approve {plan}",
+                "resume": f"planview run --resume {session_id}",
+            }
+        )
+
+
+class TextPrinter(EventPrinter):
+    """Readable rows; model- and tool-authored text is sanitised so it cannot drive the terminal."""
+
+    def __init__(self, out: TextIO) -> None:
+        super().__init__(out)
+        self.at_line_start = True
+        from planview.gate import sanitize_for_terminal
+
+        self.clean = sanitize_for_terminal
+
+    def _write(self, text: str) -> None:
+        if text:
+            self.out.write(text)
+            self.at_line_start = text.endswith("\n")
+            self.out.flush()
+
+    def _row(self, text: str) -> None:
+        if not self.at_line_start:
+            self._write("\n")
+        self._write(text + "\n")
+
+    def start(self, session: Any) -> None:
+        chip = f"{session.mode} mode" + (f" · {session.relative(session.plan_path)}" if session.plan_path else "")
+        self._row(f"planview run · {session.provider_label} · {chip} · session {session.id}")
+
+    def show(self, event: Any) -> None:
+        kind = type(event).__name__
+        if kind == "TextDelta":
+            self._write(self.clean(event.text))
+        elif kind == "ToolStarted":
+            self._row(f"▸ {self.clean(event.headline)}")
+        elif kind == "ToolFinished":
+            if event.refused:
+                self._row("  ✗ " + self.clean(event.result).strip().replace("\n", "\n    "))
+            elif event.error:
+                self._row(f"  ! {_summary(self.clean(event.result))}")
+            else:
+                self._row(f"  ✓ {_summary(self.clean(event.result))}")
+        elif kind == "ModeChanged":
+            state = "approved" if event.approved else ("stale" if event.stale else "")
+            plan = f" · {event.plan_path.name}" if event.plan_path else ""
+            note = f" ({self.clean(event.note)})" if event.note else ""
+            self._row(f"── {event.mode} mode{plan}{' · ' + state if state else ''}{note}")
+        elif kind == "TodosChanged":
+            done = sum(1 for t in event.todos if t.status == "completed")
+            more = f", {len(event.deferred)} deferred" if event.deferred else ""
+            self._row(f"  todos: {done}/{len(event.todos)} done{more}")
+        elif kind == "TurnEnded":
+            if event.reason == "cancelled":
+                self._row("── cancelled")
+            elif not self.at_line_start:
+                self._write("\n")
+
+    def awaiting_approval(self, plan: str, session_id: str) -> None:
+        self._row("")
+        self._row(f"Plan ready for review: {plan}")
+        self._row(f"Approve it with:   planview approve {plan}")
+        self._row(f"Then continue:     planview run --resume {session_id}")
+
+
+def _summary(text: str, width: int = 160) -> str:
+    lines = text.strip().splitlines() or [""]
+    first = lines[0] if len(lines[0]) <= width else lines[0][: width - 1] + "…"
+    return first + (f"  (+{len(lines) - 1} lines)" if len(lines) > 1 else "")
+
+
+__all__ = ["JsonPrinter", "TextPrinter", "register", "run_command"]

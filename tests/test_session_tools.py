@@ -1,0 +1,147 @@
+"""The file and shell tools, called directly (the session adds the gate around them)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import time
+from pathlib import Path
+
+import pytest
+
+from planview.session.tools import REGISTRY, ToolContext, ToolError, schemas_for, validate
+from planview.session.tools import files, shell
+
+
+def ctx(root: Path) -> ToolContext:
+    return ToolContext(root, None)  # type: ignore[arg-type]
+
+
+async def run(root: Path, name: str, **args):
+    return await REGISTRY[name].run(ctx(root), args)
+
+
+async def test_read_numbers_lines_and_pages(tmp_path: Path) -> None:
+    (tmp_path / "a.txt").write_text("".join(f"line {i}\n" for i in range(1, 11)))
+    result = await run(tmp_path, "read", path="a.txt", offset=3, limit=2)
+    assert result.text.splitlines()[:2] == ["3\tline 3", "4\tline 4"]
+    assert "pass offset=5 to read on" in result.text
+    with pytest.raises(ToolError, match="does not exist; use ls or find"):
+        await run(tmp_path, "read", path="missing.txt")
+    (tmp_path / "bin").write_bytes(b"\0\1\2")
+    with pytest.raises(ToolError, match="binary"):
+        await run(tmp_path, "read", path="bin")
+
+
+async def test_grep_python_fallback_and_ripgrep_agree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "m.py").write_text("def greeting():\n    return 'hi'\n")
+    (tmp_path / "notes.md").write_text("greeting in prose\n")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "x").write_text("greeting hidden\n")
+    monkeypatch.setattr(files.shutil, "which", lambda _: None)
+    python = await run(tmp_path, "grep", pattern="greet", glob="*.py")
+    assert python.text == "src/m.py:1:def greeting():"
+    everything = await run(tmp_path, "grep", pattern="greeting")
+    assert sorted(everything.text.splitlines()) == ["notes.md:1:greeting in prose", "src/m.py:1:def greeting():"]
+    with pytest.raises(ToolError, match="invalid regular expression"):
+        await run(tmp_path, "grep", pattern="(")
+    monkeypatch.undo()
+    if files.shutil.which("rg"):
+        rg = await run(tmp_path, "grep", pattern="greet", glob="*.py")
+        assert rg.text == python.text
+
+
+async def test_find_and_ls(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "a.py").write_text("")
+    (tmp_path / "b.py").write_text("")
+    assert (await run(tmp_path, "find", glob="**/*.py")).text.splitlines() == ["b.py", "pkg/a.py"]
+    assert (await run(tmp_path, "ls")).text.splitlines() == ["pkg/", "b.py"]
+    assert "no files match" in (await run(tmp_path, "find", glob="*.rs")).text
+
+
+async def test_write_and_edit(tmp_path: Path) -> None:
+    assert (await run(tmp_path, "write", path="d/new.txt", content="one\ntwo\n")).text.startswith("Created d/new.txt")
+    result = await run(tmp_path, "edit", path="d/new.txt", old_string="two", new_string="2")
+    assert "line 2" in result.text and (tmp_path / "d/new.txt").read_text() == "one\n2\n"
+    with pytest.raises(ToolError, match="was not found in d/new.txt; read the file"):
+        await run(tmp_path, "edit", path="d/new.txt", old_string="three", new_string="3")
+    (tmp_path / "dup.txt").write_text("x\nx\n")
+    with pytest.raises(ToolError, match=r"appears 2 times in dup.txt \(lines 1, 2\)"):
+        await run(tmp_path, "edit", path="dup.txt", old_string="x", new_string="y")
+    with pytest.raises(ToolError, match="outside the project folder"):
+        await run(tmp_path, "write", path="../escape.txt", content="x")
+    with pytest.raises(ToolError, match="inside .git"):
+        await run(tmp_path, "write", path=".git/config", content="x")
+
+
+async def test_edit_keeps_crlf(tmp_path: Path) -> None:
+    (tmp_path / "w.txt").write_bytes(b"a\r\nb\r\n")
+    await run(tmp_path, "edit", path="w.txt", old_string="b", new_string="c")
+    assert (tmp_path / "w.txt").read_bytes() == b"a\r\nc\r\n"
+
+
+async def test_bash_runs_in_root_with_exit_code_and_cap(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    ok = await run(tmp_path, "bash", command="pwd")
+    assert ok.text == str(tmp_path) and not ok.error
+    failed = await run(tmp_path, "bash", command="echo oops; exit 3")
+    assert failed.error and failed.text == "oops\n(exit code 3)"
+    monkeypatch.setattr(shell, "HEAD_CAP", 100)
+    monkeypatch.setattr(shell, "TAIL_CAP", 50)
+    big = await run(tmp_path, "bash", command="seq 1 10000")
+    assert "bytes of output skipped" in big.text and big.text.endswith("10000")
+    assert len(big.text) < 300
+
+
+async def test_bash_timeout_kills_the_process_group(tmp_path: Path) -> None:
+    marker = tmp_path / "child.pid"
+    result = await run(tmp_path, "bash", command=f"sleep 30 & echo $! > {marker}; wait", timeout=0.5)
+    assert result.error and "timed out after 0.5s" in result.text
+    pid = int(marker.read_text())
+    _assert_gone(pid)
+
+
+async def test_bash_cancel_kills_the_command(tmp_path: Path) -> None:
+    marker = tmp_path / "pid"
+    task = asyncio.create_task(run(tmp_path, "bash", command=f"echo $$ > {marker}; sleep 30"))
+    for _ in range(200):
+        if marker.exists() and marker.read_text().strip():
+            break
+        await asyncio.sleep(0.02)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    _assert_gone(int(marker.read_text()))
+
+
+def _assert_gone(pid: int) -> None:
+    for _ in range(100):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return
+        # A killed child may linger as a zombie until reaped; check its state.
+        try:
+            if Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z":
+                return
+        except (FileNotFoundError, IndexError):
+            return
+        time.sleep(0.02)
+    raise AssertionError(f"process {pid} is still running")
+
+
+def test_registry_schemas_and_validation() -> None:
+    plan = {s.name for s in schemas_for("plan")}
+    execute = {s.name for s in schemas_for("execute")}
+    assert {"write_plan", "exit_plan_mode"} <= plan and not {"write", "edit"} & plan
+    assert {"write", "edit", "set_plan_steps", "enter_plan_mode"} <= execute
+    for spec in schemas_for("execute"):
+        assert spec.parameters["type"] == "object" and spec.description
+    params = REGISTRY["edit"].parameters
+    assert validate(params, {"path": "a"}) == "missing required argument `old_string`"
+    assert "unknown argument(s) bogus" in validate(params, {"path": "a", "old_string": "x", "new_string": "y", "bogus": 1})
+    assert validate(params, {"path": 3, "old_string": "x", "new_string": "y"}) == "argument `path` must be a string"
+    description = REGISTRY["write_plan"].description
+    for heading in ("# <Title>", "## Goal", "## Context", "## Approach", "## Steps", "- [ ]", "## Risks", "## Verification"):
+        assert heading in description
