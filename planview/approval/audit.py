@@ -234,13 +234,14 @@ def mentioned_paths(text: str, root: Path | None) -> tuple[str, ...]:
     if root is None:
         return ()
     real_root = Path(os.path.realpath(root))
-    candidates: list[str] = []
+    positioned: list[tuple[int, str]] = []
     for match in _BACKTICKED.finditer(text):
-        candidates.extend(match.group(1).split())
-    candidates.extend(m.group(1) for m in _PATHLIKE.finditer(text))
+        positioned.extend((match.start(), word) for word in match.group(1).split())
+    positioned.extend((m.start(), m.group(1)) for m in _PATHLIKE.finditer(text))
+    positioned.sort(key=lambda item: item[0])      # document order
     found: list[str] = []
     seen: set[str] = set()
-    for raw in candidates:
+    for _, raw in positioned:
         if "://" in raw or raw.startswith(("-", "~", "$")):
             continue
         cleaned = _LOCATION.sub("", raw.strip("'\"()[]{}<>,;")).rstrip(".,:;")

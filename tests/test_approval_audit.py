@@ -1,0 +1,38 @@
+"""Audit helpers: which files a plan mentions, and git changes in odd repositories."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+from pathlib import Path
+
+from planview.approval.audit import git_changes, mentioned_paths
+
+
+def test_mentioned_paths(tmp_path: Path) -> None:
+    (tmp_path / "src" / "pkg").mkdir(parents=True)
+    (tmp_path / "src" / "pkg" / "mod.py").write_text("")
+    (tmp_path / "Makefile").write_text("")
+    (tmp_path / ".git").mkdir()
+    (tmp_path / ".git" / "config").write_text("")
+    outside = tmp_path.parent / "secret.txt"
+    text = (
+        "Edit `src/pkg/mod.py:12` and src/pkg/mod.py#L3-L9, run `make -C .` per `Makefile`.\n"
+        "See https://example.com/src/pkg/mod.py, ../secret.txt, .git/config, /etc/passwd and missing/file.py.\n"
+        "Touch the folder src/pkg/ too.\n"
+    )
+    assert mentioned_paths(text, tmp_path) == ("src/pkg/mod.py", "Makefile", "src/pkg/")
+    assert not outside.exists() or "secret.txt" not in mentioned_paths(text, tmp_path)
+    assert mentioned_paths(text, None) == ()
+
+
+def test_git_changes_without_git_or_commits(tmp_path: Path) -> None:
+    changes = git_changes(None, None)
+    assert changes.note and "not a git repository" in changes.note
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull}
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True, env=env)
+    (tmp_path / "new.txt").write_text("x")
+    changes = git_changes(tmp_path, None)
+    assert changes.untracked == ("new.txt",) and "no commit was recorded" in (changes.note or "")
+    gone = git_changes(tmp_path, "0" * 40)
+    assert "no longer in this repository" in (gone.note or "") and gone.changed == ()
