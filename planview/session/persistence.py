@@ -41,6 +41,7 @@ class SessionState:
     approval: Mapping[str, Any] | None = None
     todos: tuple[Todo, ...] = ()
     deferred: tuple[str, ...] = ()
+    provider: Mapping[str, Any] | None = None  # the provider's own resume point (a script's line)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -50,6 +51,7 @@ class SessionState:
             "approval": dict(self.approval) if self.approval else None,
             "todos": [asdict(t) for t in self.todos],
             "deferred": list(self.deferred),
+            "provider": dict(self.provider) if self.provider else None,
         }
 
 
@@ -195,4 +197,7 @@ def _state(record: Mapping[str, Any]) -> SessionState:
     if approval is not None and not isinstance(approval, dict):
         raise ValueError("approval must be an object or null")
     deferred: Sequence[str] = record.get("deferred") or ()
-    return SessionState(mode, record.get("plan_path"), approval, todos, tuple(str(d) for d in deferred))
+    provider = record.get("provider")
+    if provider is not None and not isinstance(provider, dict):
+        raise ValueError("provider must be an object or null")
+    return SessionState(mode, record.get("plan_path"), approval, todos, tuple(str(d) for d in deferred), provider)

@@ -114,6 +114,9 @@ class Session:
         self.plan_path = Path(state.plan_path) if state.plan_path else None
         self.todos, self.deferred_steps = state.todos, state.deferred
         self._note_pending = self.mode == "plan"
+        restore = getattr(self.provider, "restore", None)
+        if state.provider and callable(restore):
+            restore(state.provider)
         if self.plan_path is None:
             return
         # The ledger is the authority: a plan approved outside (planview approve) resumes in execute
@@ -195,8 +198,13 @@ class Session:
                 approval=_record_dict(self.approval),
                 todos=self.todos,
                 deferred=self.deferred_steps,
+                provider=self._provider_snapshot(),
             )
         )
+
+    def _provider_snapshot(self) -> dict[str, Any] | None:
+        snapshot = getattr(self.provider, "snapshot", None)
+        return snapshot() if callable(snapshot) else None
 
     def _mode_changed(self, note: str) -> None:
         self._save_state()
@@ -324,25 +332,29 @@ class Session:
                 parts = []
                 self._append(message)
                 if not calls:
-                    self._emit(TurnEnded("done"))
+                    self._end("done")
                     return
                 stop = await self._run_calls(calls)
                 if stop is not None:
-                    self._emit(TurnEnded("review", stop))
+                    self._end("review", stop)
                     return
             self._fail(f"stopped after {self.max_model_requests} model requests in one turn; send a message to go on")
         except asyncio.CancelledError:
             if parts:
                 self._append({"role": "assistant", "content": "".join(parts) + " [cancelled]"})
             self._close_dangling("cancelled by the user")
-            self._emit(TurnEnded("cancelled"))
+            self._end("cancelled")
         except PlanviewError as exc:
             self._close_dangling(f"not run: {exc}")
             self._fail(str(exc))
 
+    def _end(self, reason: str, message: str = "") -> None:
+        self._save_state()  # the turn's last word: todos, mode and the provider's resume point
+        self._emit(TurnEnded(reason, message))  # type: ignore[arg-type]
+
     def _fail(self, message: str) -> None:
         self._emit(ErrorEvent(message))
-        self._emit(TurnEnded("error", message))
+        self._end("error", message)
 
     def _close_dangling(self, reason: str) -> None:
         added = lifecycle.close_dangling_calls(self.conversation, reason)

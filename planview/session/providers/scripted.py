@@ -11,8 +11,9 @@ The format is documented in docs/SCRIPTED_PROVIDER.md.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -87,8 +88,9 @@ def parse_script(text: str, source: str = "<script>") -> tuple[ScriptTurn, ...]:
 class ScriptedProvider:
     """Replays turns in order; one turn per `stream()` call."""
 
-    def __init__(self, turns: Sequence[ScriptTurn], label: str = "scripted") -> None:
+    def __init__(self, turns: Sequence[ScriptTurn], label: str = "scripted", digest: str = "") -> None:
         self.turns = tuple(turns)
+        self.digest = digest  # identifies the script, so a resumed session continues where it stopped
         self.position = 0
         self.label = label
         self.requests: list[ModelRequest] = []  # what the model was sent (tests inspect it)
@@ -102,11 +104,19 @@ class ScriptedProvider:
             raise ScriptError(f"script not found: {path}; pass an existing JSON Lines file to --script") from None
         except (OSError, UnicodeDecodeError) as exc:
             raise ScriptError(f"cannot read script {path}: {exc}") from exc
-        return cls(parse_script(text, str(path)), label=f"scripted · {path.name}")
+        return cls(parse_script(text, str(path)), label=f"scripted · {path.name}", digest=_digest(text))
 
     @classmethod
     def from_text(cls, text: str) -> ScriptedProvider:
-        return cls(parse_script(text))
+        return cls(parse_script(text), digest=_digest(text))
+
+    def snapshot(self) -> dict[str, Any]:
+        return {"kind": "scripted", "digest": self.digest, "position": self.position}
+
+    def restore(self, state: Mapping[str, Any]) -> None:
+        """Continue a resumed session at the saved line, when it is the same script."""
+        if state.get("kind") == "scripted" and self.digest and state.get("digest") == self.digest:
+            self.position = min(int(state.get("position", 0)), len(self.turns))
 
     @property
     def remaining(self) -> int:
@@ -126,3 +136,7 @@ class ScriptedProvider:
         for call in turn.tool_calls:
             yield ToolCallChunk(call)
         yield Done("tool_use" if turn.tool_calls else "end_turn")
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

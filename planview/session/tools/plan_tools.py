@@ -52,8 +52,19 @@ async def enter_plan_mode(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResu
 # ---------------------------------------------------------------- write_plan
 
 
+def _planning_only(ctx: ToolContext, name: str) -> None:
+    # The gate lets every call through in execute mode; these two only make sense while planning
+    # (a new plan in execute mode would sit beside the pinned one, unreviewed).
+    if ctx.session.mode != "plan":
+        raise ToolError(
+            f"{name} works in plan mode; you are executing an approved plan. To plan a change first, "
+            "call enter_plan_mode (the user confirms)"
+        )
+
+
 async def write_plan(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
     session = ctx.session
+    _planning_only(ctx, "write_plan")
     title, content = args.get("title"), args.get("content")
     if not isinstance(content, str) or not content.strip():
         raise ToolError("`content` must be the whole plan as Markdown")
@@ -87,6 +98,7 @@ async def write_plan(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
 
 async def exit_plan_mode(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
     session = ctx.session
+    _planning_only(ctx, "exit_plan_mode")
     requested = args.get("plan_path") or session.plan_path
     if requested is None:
         raise ToolError("no plan written in this session yet; save one with write_plan, then call exit_plan_mode")
