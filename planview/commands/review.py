@@ -1,9 +1,89 @@
-"""CLI subcommands for this area (filled in by the area's issue)."""
+"""`planview review PATH [--json]`: open the review screen on one plan file.
+
+Exit 0 when the plan was approved, 1 when it was not (kept or sent back with a refinement),
+2 on bad input (missing file, not Markdown, unreadable), which the dispatcher prints as one line.
+With `--json`, after the screen closes:
+`{"decision": "approve"|"refine"|"keep", "feedback": str|null, "plan": path, "sha256": canonical hash}`.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
+from pathlib import Path
+
+from planview.errors import PlanviewError
+from planview.plan.canonical import canonical_sha256
+from planview.plan.decision import Approved, Keep, Refine, ReviewDecision
+from planview.plan.store import planview_home, read_plan_text
+
+MARKDOWN_SUFFIXES = (".md", ".markdown")
+
+
+class ReviewInputError(PlanviewError):
+    """The path given to `planview review` is not a plan that can be reviewed."""
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    """Add this area's subcommands."""
+    review = subparsers.add_parser(
+        "review",
+        help="review a plan file: approve, refine or keep planning",
+        description="Open the plan review screen on PATH. Exit status: 0 approved, 1 not approved "
+        "(kept or refined), 2 bad input.",
+    )
+    review.add_argument("path", metavar="PATH", help="the Markdown plan to review (e.g. plans/<sample>.md)")
+    review.add_argument(
+        "--json",
+        action="store_true",
+        help='after the screen closes print {"decision", "feedback", "plan", "sha256"} as JSON',
+    )
+    review.set_defaults(handler=run_review)
+
+
+def _shown(path: str) -> str:
+    return "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in path)
+
+
+def check_plan(raw: str) -> tuple[Path, str]:
+    """The absolute plan path and its text, or a one-line ReviewInputError / store read error."""
+    path = Path(raw).expanduser()
+    if path.suffix.lower() not in MARKDOWN_SUFFIXES:
+        raise ReviewInputError(f"{_shown(raw)} is not a Markdown plan (.md); pass the plan file to review")
+    text = read_plan_text(path)  # PlanNotFoundError / PlanReadError say what to do
+    return path.resolve(), text
+
+
+def open_review(path: Path, home: Path | None) -> ReviewDecision:
+    """Run the standalone review app until it decides (the seam tests replace)."""
+    from planview.tui.review import ReviewApp  # only the UI commands load textual
+
+    decision = ReviewApp(path, home=home).run()
+    return decision if decision is not None else Keep()
+
+
+def decision_json(decision: ReviewDecision, path: Path) -> dict[str, object]:
+    if isinstance(decision, Approved):
+        sha: str | None = decision.canonical_sha256
+    else:
+        try:
+            sha = canonical_sha256(read_plan_text(path))
+        except PlanviewError:
+            sha = None  # the file is gone or unreadable now
+    return {
+        "decision": "approve" if isinstance(decision, Approved) else "refine" if isinstance(decision, Refine) else "keep",
+        "feedback": decision.text if isinstance(decision, Refine) else None,
+        "plan": str(decision.plan if isinstance(decision, Approved) else path),
+        "sha256": sha,
+    }
+
+
+def run_review(args: argparse.Namespace) -> int:
+    path, _text = check_plan(args.path)
+    try:
+        home: Path | None = planview_home()
+    except (OSError, PlanviewError):
+        home = None  # no baseline store: the review works, without changed markers
+    decision = open_review(path, home)
+    if args.json:
+        print(json.dumps(decision_json(decision, path), ensure_ascii=False))
+    return 0 if isinstance(decision, Approved) else 1
