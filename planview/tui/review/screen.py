@@ -212,6 +212,13 @@ class ReviewScreen(Screen[ReviewDecision]):
         except (OSError, RuntimeError) as exc:
             self._set_notice(f"Live reload stopped ({exc}); press Esc and reopen the review to see later edits")
 
+    def _display_path(self) -> str:
+        try:
+            shown = str(self.plan_path.relative_to(Path.cwd()))
+        except ValueError:
+            shown = str(self.plan_path)
+        return clean_text(shown)
+
     # -- rows ---------------------------------------------------------------------------------
     def _row_width(self) -> int:
         return max(0, self.size.width - _ROW_PADDING)

@@ -1,0 +1,115 @@
+"""`planview review PATH [--json]`: exit codes and the JSON line."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from planview import cli
+from planview.commands import review as review_cmd
+from planview.plan.canonical import canonical_sha256
+from planview.plan.decision import Approved, Keep, Refine
+from planview.tui.review import ReviewApp
+
+PLAN = "# Ship it\n\n## Steps\n\n- [ ] one\n- [x] two\n"
+
+
+@pytest.fixture
+def plan(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("PLANVIEW_HOME", str(tmp_path / "home"))
+    path = tmp_path / "plan.md"
+    path.write_text(PLAN, encoding="utf-8")
+    return path
+
+
+def run_with(monkeypatch: pytest.MonkeyPatch, decision, argv: list[str]) -> int:
+    seen: list[Path] = []
+
+    def fake_open(path: Path, home: Path | None):
+        seen.append(path)
+        return decision(path) if callable(decision) else decision
+
+    monkeypatch.setattr(review_cmd, "open_review", fake_open)
+    code = cli.main(argv)
+    assert seen, "the review app was not opened"
+    return code
+
+
+def test_approved_exits_0_and_prints_json(plan: Path, monkeypatch, capsys) -> None:
+    code = run_with(monkeypatch, lambda p: Approved(p, canonical_sha256(PLAN)), ["review", str(plan), "--json"])
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out == {"decision": "approve", "feedback": None, "plan": str(plan.resolve()), "sha256": canonical_sha256(PLAN)}
+
+
+def test_refine_exits_1_with_feedback(plan: Path, monkeypatch, capsys) -> None:
+    code = run_with(monkeypatch, Refine("split step one"), ["review", str(plan), "--json"])
+    assert code == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out["decision"] == "refine" and out["feedback"] == "split step one"
+    assert out["sha256"] == canonical_sha256(PLAN) and out["plan"] == str(plan.resolve())
+
+
+def test_keep_exits_1_and_prints_nothing_without_json(plan: Path, monkeypatch, capsys) -> None:
+    assert run_with(monkeypatch, Keep(), ["review", str(plan)]) == 1
+    assert capsys.readouterr().out == ""
+
+
+@pytest.mark.parametrize(
+    ("name", "content", "needle"),
+    [
+        ("missing.md", None, "not found"),
+        ("notes.txt", "# x\n", "not a Markdown plan"),
+        ("binary.md", b"\xff\xfe\x00", "UTF-8"),
+        ("folder.md", "dir", "folder"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(tmp_path: Path, monkeypatch, capsys, name, content, needle) -> None:
+    path = tmp_path / name
+    if content == "dir":
+        path.mkdir()
+    elif isinstance(content, bytes):
+        path.write_bytes(content)
+    elif content is not None:
+        path.write_text(content)
+    monkeypatch.setattr(review_cmd, "open_review", lambda *a: pytest.fail("opened the app on bad input"))
+    assert cli.main(["review", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert needle in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_missing_file_in_a_real_process(tmp_path: Path) -> None:
+    env = {**os.environ, "PLANVIEW_HOME": str(tmp_path / "home")}
+    result = subprocess.run(
+        [sys.executable, "-m", "planview", "review", str(tmp_path / "gone.md"), "--json"],
+        capture_output=True, text=True, env=env, timeout=60,
+    )
+    assert result.returncode == 2
+    assert result.stdout == ""
+    assert result.stderr.count("\n") == 1 and "not found" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_not_importing_textual_for_bad_input(tmp_path: Path) -> None:
+    code = (
+        "import sys; from planview import cli\n"
+        f"rc = cli.main(['review', {str(tmp_path / 'x.txt')!r}])\n"
+        "print(rc, 'textual' in sys.modules)\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.stdout.split() == ["2", "False"]
+
+
+async def test_review_app_headless_decides_for_the_cli(plan: Path, tmp_path: Path) -> None:
+    """The real app the handler runs: approving returns the decision `run()` hands back."""
+    app = ReviewApp(plan, home=tmp_path / "home", watch=False)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("a")
+        await pilot.pause()
+    assert app.return_value == Approved(plan.resolve(), canonical_sha256(PLAN))
+    assert review_cmd.decision_json(app.return_value, plan.resolve())["decision"] == "approve"
