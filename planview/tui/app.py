@@ -186,18 +186,35 @@ class PlanviewApp(App):
         if isinstance(decision, Refine):
             screen.send(f"Review feedback on the plan {label}:\n\n{decision.text}")
         elif isinstance(decision, Approved):
-            approve = getattr(self.session, "approve_plan", None)
-            if approve is None:
-                self._notice(f"Approval happens when the agent submits its plan; or run `planview approve {label}`.",
-                             "warning")
-                return
-            try:
-                approve(plan)
-            except PlanviewError as exc:
-                self._notice(str(exc), "error")
-            screen.sync_from_session()
+            self._approve_from_review(plan, decision)
         elif isinstance(decision, Keep) or decision is None:
             self._notice(f"Review of {label} closed; nothing changed.")
+
+    def _approve_from_review(self, plan: Path, decision: Approved) -> None:
+        """Approve & run from `/plan review`: sign the approval, seed the steps, hand over to the agent."""
+        from planview.plan.canonical import canonical_sha256
+        from planview.plan.steps import extract_steps
+
+        screen = self.session_screen
+        assert screen is not None
+        label = screen.plan_label(plan)
+        try:
+            text = plan.read_text(encoding="utf-8")
+            if canonical_sha256(text) != decision.canonical_sha256:
+                self._notice(f"{label} changed while it was shown, so nothing was approved; review it again.",
+                             "warning")
+                return
+            self.session.approve(plan)
+            self.session.seed_steps(extract_steps(text).steps)
+        except (OSError, PlanviewError) as exc:
+            self._notice(f"Could not approve {label}: {exc}", "error")
+            return
+        screen.sync_from_session()
+        if screen.busy:
+            self._notice(f"Approved {label}. The agent is still busy; tell it to carry out the plan when it stops.")
+        else:
+            screen.send(f"The plan {label} is approved. Carry it out step by step and tick each step with "
+                        "set_plan_steps.")
 
     def list_plans(self) -> None:
         store = self._store()

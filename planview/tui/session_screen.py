@@ -133,7 +133,17 @@ class SessionScreen(Screen):
                         kind="warning",
                     )
 
+    def chip_label(self, path: Path | None) -> str | None:
+        """A plan in the plans folder by its file name (the chip is one row); others relative to the project."""
+        if path is None:
+            return None
+        plans_dir = getattr(getattr(self.session, "store", None), "plans_dir", None)
+        if plans_dir is not None and Path(path).parent == Path(plans_dir):
+            return Path(path).name
+        return self.plan_label(path)
+
     def plan_label(self, path: Path | None) -> str | None:
+        """The plan's path relative to the project root (for messages)."""
         if path is None:
             return None
         try:
@@ -142,7 +152,7 @@ class SessionScreen(Screen):
             return Path(path).name
 
     def _paint_chip(self) -> None:
-        self.chip.show(self.mode, self.plan_label(self.plan_path), approved=self.approved, stale=self.stale)
+        self.chip.show(self.mode, self.chip_label(self.plan_path), approved=self.approved, stale=self.stale)
 
     def apply_event(self, event: Any) -> None:
         """Render one session event."""

@@ -26,7 +26,7 @@ def render_todos(todos: Iterable[Any]) -> Text:
         out.append("\n")
         if todo.status == "completed":
             out.append("◼ ", style="green")
-            out.append(clean(todo.text), style="dim strike")
+            out.append(clean(todo.text), style="dim")
         elif todo.status == "in_progress":
             out.append("◻ ", style="bold yellow")
             out.append(clean(todo.text), style="bold")

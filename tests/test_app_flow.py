@@ -1,0 +1,265 @@
+"""The session app end to end with real scripted sessions (Pilot; assert state, not pixels)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from planview.demo import DEMO_TASK, SCRIPT, prepare_demo_project
+from planview.session.providers.scripted import ScriptedProvider, parse_script
+from planview.session.session import Session
+from planview.tui.app import PlanviewApp
+from planview.tui.confirm import ConfirmScreen
+from planview.tui.review import ReviewScreen
+from planview.tui.widgets.transcript import NoticeRow, ToolRow, UserRow
+
+SIZE = (110, 34)
+
+
+async def wait_for(pilot, predicate: Callable[[], bool], what: str, limit: int = 400) -> None:
+    """Let the app run until `predicate` holds (bounded by a number of pauses, not by wall time)."""
+    for _ in range(limit):
+        if predicate():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def scripted_app(root: Path, lines: list[dict], **session_kwargs) -> tuple[PlanviewApp, ScriptedProvider]:
+    provider = ScriptedProvider(parse_script("\n".join(json.dumps(line) for line in lines)))
+
+    def factory(ui, on_event):
+        return Session(project_root=root, provider=provider, ui=ui, on_event=on_event, **session_kwargs)
+
+    return PlanviewApp(factory, project_root=root), provider
+
+
+def user_texts(app: PlanviewApp) -> list[str]:
+    """What the user sent the model (the runtime's hidden plan-mode notes are left out)."""
+    return [m["content"] for m in app.session.conversation if m.get("role") == "user" and not m.get("kind")]
+
+
+async def submit(pilot, app: PlanviewApp, text: str) -> None:
+    prompt = app.session_screen.prompt
+    prompt.load_text(text)
+    prompt.focus()
+    await pilot.press("enter")
+
+
+@pytest.fixture(autouse=True)
+def _no_planview_home(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("PLANVIEW_HOME", raising=False)
+
+
+# -- the whole demo -----------------------------------------------------------------------------
+async def test_demo_flow_plan_refuse_review_approve_execute(tmp_path: Path) -> None:
+    root = prepare_demo_project(tmp_path)
+    provider = ScriptedProvider.from_file(SCRIPT)
+
+    def factory(ui, on_event):
+        return Session(project_root=root, provider=provider, ui=ui, on_event=on_event)
+
+    app = PlanviewApp(factory, project_root=root, prompt_text=DEMO_TASK)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.session_screen
+        assert screen.prompt.text == DEMO_TASK
+        assert screen.chip.text == "⋮ execute"
+        await pilot.press("enter")  # "/plan add a --shout option…": plan mode on, task sent
+
+        await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review screen")
+        # while planning: the chip names the plan, the write and the commit were refused, visibly
+        assert screen.chip.text.startswith("⋮ plan · ") and screen.chip.text.endswith("-add-a-shout-option-to-greet.md")
+        rows = list(screen.transcript.query(ToolRow))
+        refused = {r.headline: r for r in rows if r.refused}
+        assert set(refused) == {"write greet.py", "bash git commit -am 'Add --shout'"}
+        assert all(r.reason for r in refused.values())
+        assert "plan" in refused["write greet.py"].reason.lower()
+        assert not (root / "greet.py").read_text().startswith("# shout")
+        assert screen.todos.todos == ()
+
+        await pilot.press("a")  # approve & run
+        await wait_for(pilot, lambda: app.screen is screen and not screen.busy, "the steps to run")
+        await pilot.pause()
+
+        # approved: the chip flips, todos are seeded and ticked, the plan file mirrors them
+        plan = app.session.plan_path
+        assert screen.chip.text == f"⋮ execute · {plan.name} ✓"
+        assert screen.chip.has_class("-approved")
+        assert screen.todos.progress == (3, 3)
+        assert plan.read_text().count("- [x]") == 3
+        # real edits in the temporary project
+        assert "shout" in (root / "greet.py").read_text()
+        out = subprocess.run(["python3", "greet.py", "Ada", "--shout"], cwd=root, capture_output=True, text=True)
+        assert out.stdout.strip() == "HELLO, ADA!"
+        diff = subprocess.run(["git", "diff", "--stat"], cwd=root, capture_output=True, text=True).stdout
+        assert "greet.py" in diff and "README.md" in diff and "tests/test_greet.py" in diff
+        executed = list(screen.transcript.query(ToolRow))[len(rows):]
+        assert [r.tool_name for r in executed].count("set_plan_steps") == 3
+        assert not [r.headline for r in executed if r.error or r.refused]
+
+
+async def test_demo_command_prepares_a_project_and_suggests_the_task(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from planview import cli
+
+    apps: list[PlanviewApp] = []
+    monkeypatch.setattr(PlanviewApp, "run", lambda self, *a, **k: apps.append(self))
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    monkeypatch.chdir(tmp_path)  # run_demo changes directory; restored after the test
+    assert cli.main(["demo"]) == 0
+    (app,) = apps
+    root = app.project_root
+    assert (root / "greet.py").is_file() and (root / ".git").is_dir()
+    assert app.prompt_text == DEMO_TASK
+    assert str(root) in app.welcome[0].plain  # the project path is on screen
+    assert app.session.mode == "execute" and app.session.project_root == root
+
+
+def test_root_flags_start_in_plan_mode_with_a_script(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from planview import cli
+
+    script = project / "s.jsonl"
+    script.write_text('{"text": "hi"}\n')
+    apps: list[PlanviewApp] = []
+    monkeypatch.setattr(PlanviewApp, "run", lambda self, *a, **k: apps.append(self))
+    assert cli.main(["--plan", "--script", str(script)]) == 0
+    (app,) = apps
+    assert app.session.mode == "plan"
+    assert "scripted" in app.session.provider_label
+
+
+# -- /plan and Ctrl+Alt+P -----------------------------------------------------------------------
+async def test_slash_plan_toggles_and_plan_task_never_turns_it_off(project: Path) -> None:
+    app, provider = scripted_app(project, [{"text": "first"}, {"text": "second"}])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.session_screen
+        await submit(pilot, app, "/plan")
+        await pilot.pause()
+        assert app.session.mode == "plan" and screen.chip.text == "⋮ plan"
+        await submit(pilot, app, "/plan")
+        await pilot.pause()
+        assert app.session.mode == "execute" and screen.chip.text == "⋮ execute"
+
+        # /plan <task> enters plan mode and sends the task
+        await submit(pilot, app, "/plan add rate limiting")
+        await wait_for(pilot, lambda: not screen.busy and provider.position == 1, "the first turn")
+        assert app.session.mode == "plan"
+        assert user_texts(app)[-1] == "add rate limiting"
+        # ... and when plan mode is already on, it stays on
+        await submit(pilot, app, "/plan review the auth flow")
+        await wait_for(pilot, lambda: not screen.busy and provider.position == 2, "the second turn")
+        assert app.session.mode == "plan"
+        assert user_texts(app)[-1] == "review the auth flow"
+        assert [r for r in screen.transcript.query(UserRow)][-1].render().plain.endswith("/plan review the auth flow")
+
+
+async def test_ctrl_alt_p_toggles_plan_mode(project: Path) -> None:
+    app, _ = scripted_app(project, [])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+alt+p")
+        await pilot.pause()
+        assert app.session.mode == "plan" and app.session_screen.chip.text == "⋮ plan"
+        await pilot.press("ctrl+alt+p")
+        await pilot.pause()
+        assert app.session.mode == "execute"
+
+
+async def test_palette_toggles_plan_mode(project: Path) -> None:
+    app, _ = scripted_app(project, [])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"toggle plan")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.session.mode == "plan", "plan mode from the palette")
+        assert app.session_screen.chip.text == "⋮ plan"
+
+
+async def test_plans_and_plan_review_without_a_plan(project: Path) -> None:
+    app, _ = scripted_app(project, [])
+    async with app.run_test(size=SIZE) as pilot:
+        await submit(pilot, app, "/plan review")
+        await pilot.pause()
+        notices = [n.render().plain for n in app.session_screen.transcript.query(NoticeRow)]
+        assert any("No plan yet" in n for n in notices)
+        await submit(pilot, app, "/plans")
+        await pilot.pause()
+        notices = [n.render().plain for n in app.session_screen.transcript.query(NoticeRow)]
+        assert sum("No plan" in n for n in notices) == 2
+
+
+async def test_plans_lists_and_review_opens_the_newest(project: Path) -> None:
+    plan_text = "# Tidy\n\n## Steps\n\n- [ ] one\n- [x] two\n"
+    app, _ = scripted_app(project, [{"tool_calls": [{"name": "write_plan",
+                                                     "arguments": {"title": "Tidy", "content": plan_text}}]}],
+                          plan_mode=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.session_screen
+        await submit(pilot, app, "plan it")
+        await wait_for(pilot, lambda: not screen.busy and app.session.plan_path is not None, "the plan")
+        await submit(pilot, app, "/plans")
+        await pilot.pause()
+        listing = [n.render().plain for n in screen.transcript.query(NoticeRow)][-1]
+        assert "Plans (1)" in listing and "Tidy" in listing and "1/2 steps" in listing
+        await submit(pilot, app, "/plan review")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review screen")
+        assert app.screen.plan_path == app.session.plan_path
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen, "back to the session")
+        assert app.session.mode == "plan"
+
+
+# -- enter_plan_mode confirmation -----------------------------------------------------------------
+@pytest.mark.parametrize(("key", "mode"), [("y", "plan"), ("n", "execute")])
+async def test_enter_plan_mode_asks_the_user(project: Path, key: str, mode: str) -> None:
+    app, _ = scripted_app(project, [{"tool_calls": [{"name": "enter_plan_mode"}]}, {"text": "ok"}])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.session_screen
+        await submit(pilot, app, "big refactor")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the confirmation")
+        await pilot.press(key)
+        await wait_for(pilot, lambda: not screen.busy, "the turn to end")
+        await pilot.pause()
+        assert app.session.mode == mode
+        assert screen.chip.text == f"⋮ {mode}"
+        (row,) = [r for r in screen.transcript.query(ToolRow) if r.tool_name == "enter_plan_mode"]
+        assert row.result is not None
+
+
+# -- cancel ---------------------------------------------------------------------------------------
+async def test_escape_cancels_the_running_turn(project: Path) -> None:
+    app, provider = scripted_app(project, [{"delay": 60, "text": "never shown"}, {"text": "after"}])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.session_screen
+        await submit(pilot, app, "do something slow")
+        await wait_for(pilot, lambda: screen.busy, "the turn to start")
+        assert screen.query_one("#busy").busy
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not screen.busy, "the cancel")
+        await pilot.pause()
+        notices = [n.render().plain for n in screen.transcript.query(NoticeRow)]
+        assert "Turn cancelled." in notices
+        assert not app.session.busy
+        # the session is usable again
+        await submit(pilot, app, "again")
+        await wait_for(pilot, lambda: not screen.busy and provider.position == 2, "the next turn")
+        assert "after" in app.session_screen.transcript.children[-1].text
+
+
+async def test_prompt_while_busy_is_kept_not_lost(project: Path) -> None:
+    app, _ = scripted_app(project, [{"delay": 60, "text": "slow"}])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.session_screen
+        await submit(pilot, app, "slow one")
+        await wait_for(pilot, lambda: screen.busy, "the turn to start")
+        await submit(pilot, app, "second thought")
+        await pilot.pause()
+        assert screen.prompt.text == "second thought"
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not screen.busy, "the cancel")
