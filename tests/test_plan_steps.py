@@ -277,3 +277,19 @@ def test_numeric_string_step_and_single_mapping_are_accepted():
 
 def test_no_updates_returns_the_text_unchanged():
     assert set_steps(PLAN, []) is PLAN
+
+
+def test_step_starting_with_a_fence_cannot_gain_a_checkbox():
+    text = "## Steps\n- ```sh\n  make\n  ```\n- [ ] fine\n"
+    with pytest.raises(StepUpdateError, match="step 1 starts with a code fence"):
+        set_steps(text, [StepUpdate(2, "completed"), StepUpdate(1, "completed")])
+    # A step that already has a checkbox can always be ticked.
+    assert "- [x] fine" in set_steps(text, [StepUpdate(2, "completed")])
+
+
+def test_reopening_removes_a_marker_only_continuation_line():
+    text = "## Steps\n- first line\n  [DONE:1]\n  more\n- next\n"
+    assert extract_steps(text).steps[0].completed
+    new = set_steps(text, [StepUpdate(1, "pending")])
+    assert new == "## Steps\n- [ ] first line\n  more\n- next\n"
+    assert [s.completed for s in extract_steps(new).steps] == [False, False]

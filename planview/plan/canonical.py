@@ -6,7 +6,7 @@ Normalised away, so that keeping a plan current never invalidates its approval:
 - review-comment lines (`> [!REVIEW] ...`, see `feedback`);
 - task checkboxes at the start of list items (`- [ ] `, `1. [x] `) are removed, so
   ticking a step, or `set_steps` giving a step its first checkbox, changes nothing;
-- `[DONE:n]` markers (with the whitespace before them).
+- `[DONE:n]` markers (with the whitespace before them; a line holding only markers goes).
 Text inside fenced or indented code is kept as it is (only its trailing whitespace
 goes). Any other change — a word, a heading, a list item — changes the hash.
 """
@@ -27,7 +27,7 @@ def canonical_text(text: str) -> str:
     """The normalised plan text that `canonical_sha256` hashes."""
     text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
     text = strip_feedback(text)
-    lines = list(split_lines(text))
+    lines: list[str | None] = list(split_lines(text))
     if "[" in text:
         code = parse_tokens(text).code_ranges
         in_code = bytearray(len(lines) + 1)
@@ -37,8 +37,10 @@ def canonical_text(text: str) -> str:
             if in_code[i] or "[" not in line:
                 continue
             line = CHECKBOX.sub(r"\1", line, count=1)
-            lines[i] = DONE_MARKER.sub("", line)
-    lines = [line.rstrip() for line in lines]
+            kept = DONE_MARKER.sub("", line)
+            # A line that held only markers is gone (set_steps removes such lines on reopen).
+            lines[i] = None if not kept.strip() and line.strip() else kept
+    lines = [line.rstrip() for line in lines if line is not None]
     while lines and not lines[-1]:
         lines.pop()
     return "\n".join(lines) + "\n" if lines else ""

@@ -8,8 +8,8 @@
 - `apply_feedback` strips the existing comment lines first, so applying the same
   comments twice gives the same file. An anchor inside a block moves to the block's
   end (a comment never splits a paragraph, list item, table or fence); an anchor in
-  or after an unterminated top-level fence moves to just before it, because a line
-  inside it would be code. A comment is one line: its whitespace (newlines too)
+  or after an unterminated top-level fence moves to the block before it, because a
+  line inside it would be code. A comment is one line: its whitespace (newlines too)
   collapses to single spaces, and an empty comment is not written.
 - Line endings follow the file: comments added to a CRLF file end in CRLF.
 """
@@ -87,15 +87,21 @@ def apply_feedback(text: str, comments: Iterable[ReviewComment]) -> str:
         anchor = max(0, min(int(anchor), n))
         if front and anchor < front[1]:
             anchor = front[1]  # nothing may come before the front matter
+        anchor = block_end(anchor)
+        if open_fence_start is not None and anchor >= open_fence_start:
+            # Inside an unclosed fence a comment would be code: attach it to what precedes the fence.
+            anchor = open_fence_start - 1
+            while anchor > 0 and not lines[anchor - 1].strip():
+                anchor -= 1
+            anchor = block_end(anchor)
+        return anchor
+
+    def block_end(anchor: int) -> int:
         inner = None
         for block in blocks:
             if block.start <= anchor <= block.end and (inner is None or block.start >= inner.start):
                 inner = block
-        if inner is not None:
-            anchor = inner.end
-        if open_fence_start is not None and anchor >= open_fence_start:
-            anchor = open_fence_start - 1
-        return anchor
+        return inner.end if inner is not None else anchor
 
     by_anchor: dict[int, list[str]] = {}
     for anchor, body in wanted:

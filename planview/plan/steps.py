@@ -102,6 +102,7 @@ class _Item:
     content: str | None = None  # first paragraph's raw inline content
     children: list[_Item] = field(default_factory=list)
     first_seen: bool = False
+    first_kind: str | None = None  # token type of the item's first child (None: empty item)
 
 
 def is_steps_title(title: str) -> bool:
@@ -156,6 +157,7 @@ def _items(tokens) -> list[_Item]:
             current = open_items[-1]
             if not current.first_seen and token.nesting >= 0 and token.level == current.token_level + 1:
                 current.first_seen = True
+                current.first_kind = kind
                 if kind == "paragraph_open" and token.map:
                     current.para = (token.map[0] + 1, token.map[1])
                     pending_para = current
@@ -336,6 +338,14 @@ def set_steps(text: str, updates: Iterable[StepUpdate | Mapping]) -> str:
             problems.append(f"step {update.step} is set to both pending and completed")
             bad.append(update.step)
             continue
+        if not step.has_checkbox and located[update.step - 1].item.first_kind not in (None, "paragraph_open"):
+            what = _KIND_NAMES.get(located[update.step - 1].item.first_kind or "", "a block")
+            problems.append(
+                f"step {update.step} starts with {what} instead of text, so it cannot take a checkbox "
+                "without changing the plan; put the step's text on its first line"
+            )
+            bad.append(update.step)
+            continue
         final[update.step] = update
     if problems:
         raise StepUpdateError(
@@ -345,16 +355,30 @@ def set_steps(text: str, updates: Iterable[StepUpdate | Mapping]) -> str:
         )
     if not final:
         return text
-    pieces = text.split("\n")
+    pieces: list[str | None] = list(text.split("\n"))
     for number, update in final.items():
         _edit(pieces, located[number - 1], update.status == "completed")
-    return "\n".join(pieces)
+    return "\n".join(piece for piece in pieces if piece is not None)
 
 
-def _edit(pieces: list[str], loc: _Located, completed: bool) -> None:
+_KIND_NAMES = {
+    "fence": "a code fence",
+    "code_block": "indented code",
+    "heading_open": "a heading",
+    "blockquote_open": "a quote",
+    "bullet_list_open": "a nested list",
+    "ordered_list_open": "a nested list",
+    "html_block": "HTML",
+    "table_open": "a table",
+    "hr": "a rule",
+}
+
+
+def _edit(pieces: list[str | None], loc: _Located, completed: bool) -> None:
     item = loc.item
     index = item.start - 1
     line = pieces[index]
+    assert line is not None
     body, cr = (line[:-1], "\r") if line.endswith("\r") else (line, "")
     match = _ITEM_LINE.match(body)
     if match is None:  # pragma: no cover - every located item's first line carries its marker
@@ -375,7 +399,11 @@ def _edit(pieces: list[str], loc: _Located, completed: bool) -> None:
         # A reopened step loses its [DONE:n] markers (only within the lines its text was read from).
         first, last = loc.text_lines
         for i in range(first - 1, min(last, len(pieces))):
-            if "[" in pieces[i]:
-                piece = pieces[i]
-                tail = "\r" if piece.endswith("\r") else ""
-                pieces[i] = DONE_MARKER.sub("", piece[: len(piece) - len(tail)]) + tail
+            piece = pieces[i]
+            if piece is None or "[" not in piece:
+                continue
+            tail = "\r" if piece.endswith("\r") else ""
+            kept = DONE_MARKER.sub("", piece[: len(piece) - len(tail)])
+            # A continuation line that held only the marker goes, rather than becoming a blank
+            # line that would split the item.
+            pieces[i] = None if (i != index and not kept.strip()) else kept + tail
