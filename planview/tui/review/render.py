@@ -12,7 +12,6 @@ from __future__ import annotations
 import io
 import re
 from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -30,6 +29,8 @@ from rich.table import Table
 from rich.text import Text
 from textual.strip import Strip
 
+from planview.gate import sanitize_for_terminal
+
 # C0, DEL and C1 controls: a last line of defence after the gate's sanitiser.
 _CONTROLS = {c: None for c in [*range(0x00, 0x20), *range(0x7F, 0xA0)]}
 _TASK = re.compile(r"^\[([ xX])\]\s")
@@ -37,24 +38,14 @@ _BULLETS = ("•", "◦", "▪")
 GUTTER = 2  # columns the body keeps left of every line for the changed mark
 
 
-def _sanitizer() -> Callable[[str], str]:
-    # Imported lazily: the gate module is written alongside this one.
-    from planview.gate import sanitize_for_terminal
-
-    return sanitize_for_terminal
-
-
 def clean_text(text: str) -> str:
-    """Model text made safe to draw: tabs expanded, sanitised line by line, controls gone.
+    """Model text made safe to draw: escape sequences and controls gone, tabs expanded.
 
     The number of lines never changes, so source line numbers stay valid.
     """
-    sanitize = _sanitizer()
-    out = []
-    for line in text.split("\n"):
-        line = line.removesuffix("\r").expandtabs(4)
-        out.append(sanitize(line).translate(_CONTROLS))
-    return "\n".join(out)
+    cleaned = sanitize_for_terminal(text)
+    # Belt and braces: whatever the sanitiser lets through, no control character is drawn.
+    return "\n".join(line.translate(_CONTROLS) for line in cleaned.split("\n"))
 
 
 @dataclass(frozen=True)
