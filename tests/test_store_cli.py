@@ -1,0 +1,161 @@
+"""`planview plans` and `planview steps` from the command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from planview.cli import main
+from planview.plan.store import PlanStore
+
+REPO = Path(__file__).resolve().parent.parent
+SHORT = REPO / "plans" / "2026-01-14-1030-add-rate-limiting.md"
+LONG = REPO / "plans" / "2026-01-15-0900-billing-platform-migration.md"
+
+
+def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "planview", *args],
+        cwd=cwd or REPO, capture_output=True, text=True, timeout=120,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
+
+
+def test_steps_of_the_short_sample(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["steps", str(SHORT)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 7
+    assert lines[0] == "[x] 1. Add RATE_LIMITS tiers and RATE_LIMIT_ENABLED to api/settings.py (default off)"
+    assert lines[2].startswith("[ ] 3. Add RateLimitMiddleware")
+    assert [line[:3] for line in lines] == ["[x]", "[x]", "[ ]", "[ ]", "[ ]", "[ ]", "[ ]"]
+
+
+def test_steps_json(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["steps", str(SHORT), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [row["index"] for row in rows] == list(range(1, 8))
+    assert set(rows[0]) == {"index", "text", "completed", "notes"}
+    assert rows[1]["completed"] is True and rows[2]["completed"] is False
+    assert rows[1]["notes"] == ["tests run in the existing redis CI service; no new container needed"]
+
+
+def test_steps_of_the_long_sample(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["steps", str(LONG)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 30
+    assert sum(line.startswith("[x]") for line in lines) == 3
+    assert lines[-1].startswith("[ ] 30. Delete the Billing:: module")
+
+
+def test_steps_reads_any_path_and_keeps_long_text_in_json(tmp_path: Path, capsys) -> None:
+    long_step = "word " * 80
+    plan = tmp_path / "elsewhere.md"
+    plan.write_text(f"# P\r\n\r\n## Steps\r\n\r\n1. [DONE:1] first\r\n2) {long_step}\r\n", encoding="utf-8")
+    assert main(["steps", str(plan)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0] == "[x] 1. first"
+    assert out[1].startswith("[ ] 2. word") and out[1].endswith("…") and len(out[1]) <= len("[ ] 2. ") + 200
+    assert main(["steps", str(plan), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert rows[1]["text"] == long_step.strip()
+
+
+def test_steps_escape_sequences_are_not_sent_to_the_terminal(tmp_path: Path, capsys) -> None:
+    plan = tmp_path / "evil.md"
+    plan.write_text("## Steps\n- [ ] clear \x1b[2J screen\n")
+    assert main(["steps", str(plan)]) == 0
+    out = capsys.readouterr().out
+    assert "\x1b" not in out
+    assert "\\x1b[2J" in out
+
+
+def test_steps_without_any_list(tmp_path: Path, capsys) -> None:
+    plan = tmp_path / "prose.md"
+    plan.write_text("# Just prose\n\nNothing to do.\n")
+    assert main(["steps", str(plan)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "no steps" in captured.err
+    assert main(["steps", str(plan), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == []
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda d: d / "missing.md", "plan not found"),
+        (lambda d: (d / "notes.txt").write_text("x") and d / "notes.txt", "reads Markdown plans (.md)"),
+        (lambda d: (d / "folder.md").mkdir() or d / "folder.md", "is a folder"),
+        (lambda d: (d / "bin.md").write_bytes(b"# \xff\xfe\n") and d / "bin.md", "not UTF-8"),
+    ],
+)
+def test_steps_bad_input_exits_2_with_one_line(tmp_path: Path, make, message: str) -> None:
+    path = make(tmp_path)
+    done = run_cli("steps", str(path))
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert "Traceback" not in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert message in done.stderr
+
+
+def test_plans_in_a_project(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["plans"]) == 0
+    assert capsys.readouterr().err.startswith("no plans yet in .planview/plans")
+    store = PlanStore.for_cwd()
+    first = store.write("Add rate limiting", SHORT.read_text()).path
+    os.utime(first, (1_700_000_000, 1_700_000_000))
+    second = store.write("Billing platform migration", LONG.read_text()).path
+    assert main(["plans"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith(f".planview/plans/{second.name}")
+    assert "Billing platform migration" in lines[0] and lines[0].endswith("3/30")
+    assert "Add rate limiting to the public API" in lines[1] and lines[1].endswith("2/7")
+    assert main(["plans", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [row["file"] for row in rows] == [f".planview/plans/{second.name}", f".planview/plans/{first.name}"]
+    assert rows[1] == {
+        "file": f".planview/plans/{first.name}",
+        "path": str(first),
+        "title": "Add rate limiting to the public API",
+        "steps_done": 2,
+        "steps_total": 7,
+        "mtime": 1_700_000_000.0,
+    }
+
+
+def test_plans_json_when_empty(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["plans", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == []
+
+
+def test_plans_dir_lists_the_samples(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["plans", "--dir", str(REPO / "plans"), "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    files = {row["file"] for row in rows}
+    assert {SHORT.name, LONG.name} <= files
+    assert "README.md" not in files
+
+
+def test_plans_dir_missing_exits_2() -> None:
+    done = run_cli("plans", "--dir", "no-such-folder")
+    assert done.returncode == 2
+    assert done.stderr.strip() == "planview: no such folder: no-such-folder; pass a folder that holds .md plans"
+
+
+def test_plans_via_subprocess_honours_planview_home(tmp_path: Path) -> None:
+    home = tmp_path / "home"
+    env_home = {"PLANVIEW_HOME": str(home)}
+    PlanStore(home).write("From env", "# From env\n\n## Steps\n- [x] a\n- [ ] b\n")
+    done = subprocess.run(
+        [sys.executable, "-m", "planview", "plans"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120, env={**os.environ, **env_home},
+    )
+    assert done.returncode == 0, done.stderr
+    assert "From env" in done.stdout and done.stdout.rstrip().endswith("1/2")
