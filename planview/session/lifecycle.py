@@ -105,7 +105,7 @@ def close_dangling_calls(conversation: list[dict[str, Any]], reason: str) -> lis
 
     A cancelled turn or a crash can leave an assistant message whose calls never ran; providers
     reject such a history. Results are inserted right after the calls' other results."""
-    added = 0
+    added: list[dict[str, Any]] = []
     i = 0
     while i < len(conversation):
         message = conversation[i]

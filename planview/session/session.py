@@ -160,8 +160,13 @@ class Session:
         """The plan's text changed after its approval (revoked here, or changed on disk right now)."""
         if self._stale is not None:
             return True
-        if self.approval is None or self.plan_path is None:
+        if self.plan_path is None:
             return False
+        if self.approval is None:  # e.g. resumed after a revocation: the ledger knows
+            try:
+                return self.approvals.status(self.plan_path).state == "stale"
+            except PlanviewError:
+                return False
         try:
             return canonical_sha256(self.store.read(self.plan_path)) != self.approval.canonical_sha256
         except PlanviewError:

@@ -42,24 +42,28 @@ def _norm(text: str) -> str:
 def merge_steps(
     existing: Sequence[Todo], steps: Iterable[StepSeed], *, cap: int = TODO_CAP
 ) -> MergeResult:
+    return merge_items(existing, (Todo(s.text, "completed" if s.completed else "pending") for s in steps), cap=cap)
+
+
+def merge_items(existing: Sequence[Todo], items: Iterable[Todo], *, cap: int = TODO_CAP) -> MergeResult:
     todos = list(existing)
     seen = {_norm(t.text) for t in todos}
     added: list[str] = []
     skipped: list[str] = []
     deferred: list[str] = []
-    for step in steps:
-        key = _norm(step.text)
+    for item in items:
+        key = _norm(item.text)
         if not key:
             continue
         if key in seen:
-            skipped.append(step.text)
+            skipped.append(item.text)
             continue
         seen.add(key)
         if len(todos) >= cap:
-            deferred.append(step.text)
+            deferred.append(item.text)
             continue
-        todos.append(Todo(step.text, "completed" if step.completed else "pending"))
-        added.append(step.text)
+        todos.append(item)
+        added.append(item.text)
     return MergeResult(tuple(todos), tuple(added), tuple(skipped), tuple(deferred))
 
 

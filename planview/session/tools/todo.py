@@ -66,9 +66,7 @@ async def todo(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
         if not isinstance(items, list) or not items:
             raise ToolError("add needs `items`: one or more new items")
         new = [_item(v, f"item {i}") for i, v in enumerate(items, 1)]
-        merged = todolist.merge_steps(
-            todos, (todolist.StepSeed(t.text, t.status == "completed") for t in new)
-        )
+        merged = todolist.merge_items(todos, new)
         session.set_todos(merged.todos, deferred + merged.deferred)
         notes = []
         if merged.skipped:
