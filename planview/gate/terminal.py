@@ -17,7 +17,8 @@ __all__ = ["sanitize_for_terminal"]
 _NEEDS_WORK = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 _ESCAPES = re.compile(
     # OSC, DCS, SOS, PM, APC: a string up to BEL or ST (ESC \ or the C1 ST), payload included.
-    "(?:\x1b[\\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\\\|\x9c)"
+    # The payload never spans a newline, so removing one cannot change the line count.
+    "(?:\x1b[\\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c\n]*(?:\x07|\x1b\\\\|\x9c)"
     # CSI (ESC [ or the C1 CSI): parameters, intermediates, final byte.
     "|(?:\x1b\\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]"
     # Any other escape: ESC, intermediates, final byte (ESC c, ESC ( B, ESC 7, ...).
