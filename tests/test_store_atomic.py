@@ -90,7 +90,9 @@ def test_permissions_kept_or_set(tmp_path: Path) -> None:
     assert stat.S_IMODE(fresh.stat().st_mode) == 0o644
 
 
-def test_failed_write_leaves_the_old_file_and_no_temp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_failed_write_leaves_the_old_file_and_no_temp(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     target = tmp_path / "plan.md"
     target.write_text("old\n")
 

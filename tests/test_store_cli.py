@@ -21,7 +21,10 @@ LONG = REPO / "plans" / "2026-01-15-0900-billing-platform-migration.md"
 def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "planview", *args],
-        cwd=cwd or REPO, capture_output=True, text=True, timeout=120,
+        cwd=cwd or REPO,
+        capture_output=True,
+        text=True,
+        timeout=120,
         env={**os.environ, "PYTHONIOENCODING": "utf-8"},
     )
 
@@ -119,7 +122,10 @@ def test_plans_in_a_project(project: Path, capsys: pytest.CaptureFixture[str]) -
     assert "Add rate limiting to the public API" in lines[1] and lines[1].endswith("2/7")
     assert main(["plans", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
-    assert [row["file"] for row in rows] == [f".planview/plans/{second.name}", f".planview/plans/{first.name}"]
+    assert [row["file"] for row in rows] == [
+        f".planview/plans/{second.name}",
+        f".planview/plans/{first.name}",
+    ]
     assert rows[1] == {
         "file": f".planview/plans/{first.name}",
         "path": str(first),
@@ -146,7 +152,9 @@ def test_plans_dir_lists_the_samples(capsys: pytest.CaptureFixture[str]) -> None
 def test_plans_dir_missing_exits_2() -> None:
     done = run_cli("plans", "--dir", "no-such-folder")
     assert done.returncode == 2
-    assert done.stderr.strip() == "planview: no such folder: no-such-folder; pass a folder that holds .md plans"
+    assert (
+        done.stderr.strip() == "planview: no such folder: no-such-folder; pass a folder that holds .md plans"
+    )
 
 
 def test_plans_via_subprocess_honours_planview_home(tmp_path: Path) -> None:
@@ -155,7 +163,11 @@ def test_plans_via_subprocess_honours_planview_home(tmp_path: Path) -> None:
     PlanStore(home).write("From env", "# From env\n\n## Steps\n- [x] a\n- [ ] b\n")
     done = subprocess.run(
         [sys.executable, "-m", "planview", "plans"],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120, env={**os.environ, **env_home},
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, **env_home},
     )
     assert done.returncode == 0, done.stderr
     assert "From env" in done.stdout and done.stdout.rstrip().endswith("1/2")

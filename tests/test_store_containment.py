@@ -45,7 +45,13 @@ def test_the_real_spelling_of_the_folder_is_accepted(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "path",
-    ["../notes.md", "/etc/passwd.md", "README.md/../../x.md", ".planview/notes.md", ".planview/plans/../x.md"],
+    [
+        "../notes.md",
+        "/etc/passwd.md",
+        "README.md/../../x.md",
+        ".planview/notes.md",
+        ".planview/plans/../x.md",
+    ],
 )
 def test_paths_outside_the_folder_are_refused(store: PlanStore, path: str) -> None:
     with pytest.raises(PlanPathError) as caught:
@@ -109,7 +115,9 @@ def test_existing_subfolder_is_allowed_missing_one_is_refused(store: PlanStore) 
 # ----------------------------------------------------------------------------------------- symlinks
 
 
-def test_symlink_out_of_the_folder_is_refused_and_the_target_untouched(store: PlanStore, tmp_path: Path) -> None:
+def test_symlink_out_of_the_folder_is_refused_and_the_target_untouched(
+    store: PlanStore, tmp_path: Path
+) -> None:
     outside = tmp_path / "secrets.md"
     outside.write_text("do not touch\n")
     link = store.plans_dir / "2026-01-14-1030-link.md"

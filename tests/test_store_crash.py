@@ -49,7 +49,9 @@ def test_sigkill_mid_write_leaves_old_or_new(tmp_path: Path) -> None:
     for _ in range(iterations):
         writer = subprocess.Popen(
             [sys.executable, "-c", WRITER, str(store.home), str(target), str(old_file), str(new_file)],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
         )
         try:
             assert writer.stdout.readline().strip() == "ready", writer.stderr.read()

@@ -47,7 +47,11 @@ def test_home_in_a_repo_is_self_ignoring(project: Path) -> None:
     store.write("Add rate limiting", "# Add rate limiting\n\n## Steps\n- [ ] one\n")
     status = subprocess.run(
         ["git", "status", "--porcelain", "--untracked-files=all"],
-        cwd=project, capture_output=True, text=True, check=True, env=GIT_ENV,
+        cwd=project,
+        capture_output=True,
+        text=True,
+        check=True,
+        env=GIT_ENV,
     )
     assert status.stdout == ""  # neither the plan nor .planview itself shows up
 
@@ -59,7 +63,9 @@ def test_existing_gitignore_is_left_alone(project: Path) -> None:
     assert (project / ".planview" / ".gitignore").read_text() == "*\n!keep.txt\n"
 
 
-def test_planview_home_env_overrides_git(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_planview_home_env_overrides_git(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     custom = tmp_path / "custom-home"
     monkeypatch.setenv("PLANVIEW_HOME", str(custom))
     assert planview_home(project) == custom
@@ -103,7 +109,9 @@ def test_unwritable_home_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.Mo
     blocker = tmp_path / "a-file"
     blocker.write_text("not a folder")
     monkeypatch.setenv("PLANVIEW_HOME", str(blocker / "home"))
-    with pytest.raises(PlanStoreError, match="cannot create the planview folder .*set PLANVIEW_HOME to a writable"):
+    with pytest.raises(
+        PlanStoreError, match="cannot create the planview folder .*set PLANVIEW_HOME to a writable"
+    ):
         planview_home()
 
 

@@ -96,14 +96,19 @@ def test_unreadable_or_odd_plans_are_still_listed(store: PlanStore) -> None:
 
 def test_list_plans_of_any_folder(tmp_path: Path) -> None:
     (tmp_path / "a.md").write_text(PLAN)
-    assert [(i.title, i.steps_done, i.steps_total) for i in list_plans(tmp_path)] == [("Ship the thing", 1, 3)]
+    assert [(i.title, i.steps_done, i.steps_total) for i in list_plans(tmp_path)] == [
+        ("Ship the thing", 1, 3)
+    ]
     assert list_plans(tmp_path / "missing") == []
 
 
 def test_sample_plans_list() -> None:
     samples = Path(__file__).resolve().parent.parent / "plans"
     infos = {info.path.name: info for info in list_plans(samples)}
-    assert set(infos) >= {"2026-01-14-1030-add-rate-limiting.md", "2026-01-15-0900-billing-platform-migration.md"}
+    assert set(infos) >= {
+        "2026-01-14-1030-add-rate-limiting.md",
+        "2026-01-15-0900-billing-platform-migration.md",
+    }
     short = infos["2026-01-14-1030-add-rate-limiting.md"]
     assert (short.steps_done, short.steps_total) == (2, 7)
     long = infos["2026-01-15-0900-billing-platform-migration.md"]
@@ -120,7 +125,9 @@ def test_read_is_exact(store: PlanStore) -> None:
     assert read_plan_text(path) == text
 
 
-def test_read_relative_to_the_plans_folder(store: PlanStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_read_relative_to_the_plans_folder(
+    store: PlanStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     monkeypatch.chdir(tmp_path)
     path = store.write("T", "# T\n").path
     assert store.read(path.name) == "# T\n"
@@ -135,7 +142,9 @@ def test_read_errors_are_typed_and_say_what_to_do(store: PlanStore, tmp_path: Pa
         read_plan_text(folder)
     latin1 = tmp_path / "latin1.md"
     latin1.write_bytes("# Café\n".encode("latin-1"))
-    with pytest.raises(PlanReadError, match=r"not UTF-8 text \(byte 0xe9 at offset 5\); save the plan as UTF-8"):
+    with pytest.raises(
+        PlanReadError, match=r"not UTF-8 text \(byte 0xe9 at offset 5\); save the plan as UTF-8"
+    ):
         read_plan_text(latin1)
 
 
@@ -147,7 +156,9 @@ def test_read_permission_denied(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
         raise PermissionError(13, "Permission denied")
 
     monkeypatch.setattr(store_module, "open", denied, raising=False)
-    with pytest.raises(PlanReadError, match="cannot read .*locked.md: permission denied; check the file's permissions"):
+    with pytest.raises(
+        PlanReadError, match="cannot read .*locked.md: permission denied; check the file's permissions"
+    ):
         read_plan_text(tmp_path / "locked.md")
 
 

@@ -21,7 +21,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     plans.add_argument("--json", action="store_true", help="print a JSON list instead of a table")
     plans.add_argument(
-        "--dir", metavar="FOLDER", type=Path, default=None,
+        "--dir",
+        metavar="FOLDER",
+        type=Path,
+        default=None,
         help="list the .md plans in FOLDER instead (e.g. the sample plans: --dir plans)",
     )
     plans.set_defaults(handler=run_plans)
@@ -33,7 +36,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "(or, without one, the document's shallowest list).",
     )
     steps.add_argument("path", metavar="PATH", help="a Markdown plan file (any path)")
-    steps.add_argument("--json", action="store_true", help='print [{"index", "text", "completed", "notes"}, ...]')
+    steps.add_argument(
+        "--json", action="store_true", help='print [{"index", "text", "completed", "notes"}, ...]'
+    )
     steps.set_defaults(handler=run_steps)
 
 
@@ -46,7 +51,9 @@ def run_plans(args: argparse.Namespace) -> int:
     if args.dir is not None:
         folder = args.dir
         if not folder.is_dir():
-            raise PlanPathError(f"no such folder: {_printable(str(folder))}; pass a folder that holds .md plans")
+            raise PlanPathError(
+                f"no such folder: {_printable(str(folder))}; pass a folder that holds .md plans"
+            )
         infos = list_plans(folder)
         label = str(folder)
         shown = {info.path: info.path.name for info in infos}

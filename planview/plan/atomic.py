@@ -50,8 +50,9 @@ def _target_mode(existing: os.stat_result | None, mode: int | None) -> int | Non
     return None  # a new file: 0o666 minus the umask, like any other editor save
 
 
-def write_in_dir(dir_fd: int, name: str, data: str | bytes, *, mode: int | None = None,
-                 exclusive: bool = False) -> bool:
+def write_in_dir(
+    dir_fd: int, name: str, data: str | bytes, *, mode: int | None = None, exclusive: bool = False
+) -> bool:
     """Atomically write `name` inside the folder open as `dir_fd`.
 
     With `exclusive=True` the file is only created, never replaced (a hard link publishes the
@@ -134,7 +135,9 @@ def atomic_write(path: Path, data: str | bytes, *, mode: int | None = None) -> N
         os.close(dir_fd)
 
 
-def _atomic_write_by_path(path: Path, data: str | bytes, *, mode: int | None = None) -> None:  # pragma: no cover
+def _atomic_write_by_path(
+    path: Path, data: str | bytes, *, mode: int | None = None
+) -> None:  # pragma: no cover
     payload = _encode(data)
     tmp = path.with_name(temp_name(path.name))
     try:

@@ -112,7 +112,10 @@ def find_project_root(start: Path | None = None) -> Path | None:
     try:
         done = subprocess.run(
             [git, "rev-parse", "--show-toplevel"],
-            cwd=here, capture_output=True, timeout=15, stdin=subprocess.DEVNULL,
+            cwd=here,
+            capture_output=True,
+            timeout=15,
+            stdin=subprocess.DEVNULL,
         )
     except (OSError, subprocess.TimeoutExpired):
         return None
@@ -196,7 +199,9 @@ def read_plan_text(path: str | Path) -> str:
     except IsADirectoryError as exc:
         raise PlanReadError(f"{_show(path)} is a folder; pass a Markdown plan file (.md)") from exc
     except PermissionError as exc:
-        raise PlanReadError(f"cannot read {_show(path)}: permission denied; check the file's permissions") from exc
+        raise PlanReadError(
+            f"cannot read {_show(path)}: permission denied; check the file's permissions"
+        ) from exc
     except UnicodeDecodeError as exc:
         raise PlanReadError(
             f"{_show(path)} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
@@ -326,7 +331,9 @@ class PlanStore:
         if parts is None:
             raise PlanPathError(f"plan path must be a .md file inside {where} (got {shown})")
         if not parts:
-            raise PlanPathError(f"plan path is the plans folder itself; name a .md file inside {where} (got {shown})")
+            raise PlanPathError(
+                f"plan path is the plans folder itself; name a .md file inside {where} (got {shown})"
+            )
         hidden = [part for part in parts if part.startswith(".")]
         if hidden:
             raise PlanPathError(
@@ -391,7 +398,9 @@ class PlanStore:
         try:
             dir_fd = atomic.open_dir(Path(os.path.realpath(target.parent)))
         except OSError as exc:
-            raise PlanStoreError(f"cannot open {self.relative(target.parent)}: {exc.strerror or exc}") from exc
+            raise PlanStoreError(
+                f"cannot open {self.relative(target.parent)}: {exc.strerror or exc}"
+            ) from exc
         try:
             # The folder we opened must still be the real, contained folder (not swapped for a
             # symlink between the check and the open); from here on every step goes through it.
@@ -428,7 +437,9 @@ class PlanStore:
             # clobbered; we just move on to the next free suffix.
             if self._write_checked(target, payload, exclusive=True):
                 return WrittenPlan(path=target, bytes=len(payload))
-        raise PlanStoreError(f"could not find a free file name for {_show(title)!r}; remove old plans and retry")
+        raise PlanStoreError(
+            f"could not find a free file name for {_show(title)!r}; remove old plans and retry"
+        )
 
     def read(self, path: str | Path) -> str:
         """Read a plan exactly. Relative paths: the current folder, then the project root, then the plans folder."""
@@ -483,7 +494,9 @@ def _encode_content(content: str) -> bytes:
     if not isinstance(content, str):
         raise PlanContentError(f"plan content must be Markdown text (got {type(content).__name__})")
     if not content.strip():
-        raise PlanContentError("plan content is empty; write the plan in Markdown (# Title, ## Goal, ## Steps, ...)")
+        raise PlanContentError(
+            "plan content is empty; write the plan in Markdown (# Title, ## Goal, ## Steps, ...)"
+        )
     try:
         payload = content.encode("utf-8")
     except UnicodeEncodeError as exc:
