@@ -260,3 +260,10 @@ def test_relative_paths_resolve_against_the_project_root_not_the_cwd(
     other = PlanStore(root / ".planview")
     assert other.check_path(".planview/plans/a.md") == root / ".planview" / "plans" / "a.md"
     assert os.getcwd() == str(elsewhere)
+
+
+@pytest.mark.parametrize("bad", [None, 42, b"plan.md", ["a.md"]])
+def test_non_string_paths_are_refused_cleanly(store: PlanStore, bad: object) -> None:
+    # Tool input comes from a model: a wrong type is a refusal, never a TypeError.
+    with pytest.raises(PlanPathError, match=r"must be a \.md file inside"):
+        store.check_path(bad)  # type: ignore[arg-type]

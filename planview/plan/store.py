@@ -295,10 +295,13 @@ class PlanStore:
     # -- containment -----------------------------------------------------------------------------
 
     def _absolute(self, path: str | Path) -> Path:
-        raw = os.fspath(path)
-        if not raw or "\x00" in raw:
+        try:
+            raw = os.fspath(path)
+        except TypeError:
+            raw = None
+        if not isinstance(raw, str) or not raw or "\x00" in raw:
             raise PlanPathError(
-                f"plan path must be a .md file inside {self._folder_label} (got {_show(raw) or 'an empty path'})"
+                f"plan path must be a .md file inside {self._folder_label} (got {_show(raw) if raw else 'an empty path'})"
             )
         candidate = Path(raw)
         if not candidate.is_absolute():
