@@ -9,8 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from planview.session.tools import REGISTRY, ToolContext, ToolError, schemas_for, validate
-from planview.session.tools import files, shell
+from planview.session.tools import REGISTRY, ToolContext, ToolError, files, schemas_for, shell, validate
 
 
 def ctx(root: Path) -> ToolContext:
