@@ -55,6 +55,10 @@ def run_command(args: argparse.Namespace) -> int:
         raise PlanviewError(f"--script replays a file and cannot be combined with --provider {args.provider}; drop one")
     root = find_project_root() or Path.cwd()
     store = PlanStore.for_cwd()
+    if resume is not None:
+        from planview.session.persistence import find_session
+
+        resume = find_session(store.home, resume or None).stem  # no session: say so before anything else
     config = load_config(store.home)
     provider = make_provider(args.provider, args.model, args.script, config)
     printer: EventPrinter = JsonPrinter(sys.stdout) if args.json else TextPrinter(sys.stdout)
@@ -66,7 +70,7 @@ def run_command(args: argparse.Namespace) -> int:
         "allow_read_only_hint": config.allow_read_only_hint,
     }
     if resume is not None:
-        session = Session.resume(resume or None, **common)
+        session = Session.resume(resume, **common)
         if args.plan:
             session.enter_plan_mode("plan mode on (--plan)")
         notice = session.resume_notice

@@ -1,0 +1,92 @@
+"""`planview run`: headless text and JSONL output, the approve-then-resume flow, clear errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from planview.cli import main
+
+PLAN = "# Hello\n\n## Steps\n\n- [ ] Create hello.txt\n"
+
+
+def script(path: Path, *turns: dict) -> Path:
+    path.write_text("\n".join(json.dumps(t) for t in turns) + "\n")
+    return path
+
+
+def test_plan_then_approve_then_resume(project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    demo = script(
+        tmp_path / "demo.jsonl",
+        {"text": "Planning.", "tool_calls": [{"name": "write", "arguments": {"path": "hello.txt", "content": "x"}}]},
+        {"tool_calls": [{"name": "write_plan", "arguments": {"title": "Hello", "content": PLAN}}]},
+        {"tool_calls": [{"name": "exit_plan_mode", "arguments": {}}]},
+        {"text": "Approved, working.", "tool_calls": [
+            {"name": "write", "arguments": {"path": "hello.txt", "content": "hello\n"}},
+            {"name": "set_plan_steps", "arguments": {"updates": [{"step": 1, "status": "completed"}]}}]},
+        {"text": "All done."},
+    )
+    assert main(["run", "--plan", "--script", str(demo), "say hello"]) == 0
+    out = capsys.readouterr().out
+    plan = next((project / ".planview" / "plans").glob("*.md"))
+    rel = plan.relative_to(project).as_posix()
+    assert "▸ write hello.txt" in out and "✗ Refused:" in out
+    assert f"Approve it with:   planview approve {rel}" in out
+    assert "planview run --resume" in out
+    assert not (project / "hello.txt").exists()
+
+    # The user approves from the CLI; the resumed run continues the script in execute mode.
+    from planview.approval.approvals import Approvals
+
+    Approvals(project / ".planview", project).approve(plan)
+    assert main(["run", "--resume", "--script", str(demo)]) == 0
+    out = capsys.readouterr().out
+    assert "execute mode" in out.splitlines()[0]
+    assert (project / "hello.txt").read_text() == "hello\n"
+    assert "- [x] Create hello.txt" in plan.read_text()
+    assert "All done." in out
+
+
+def test_json_events(project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    demo = script(tmp_path / "j.jsonl", {"text": "hi", "tool_calls": [{"name": "read", "arguments": {"path": "README.md"}}]})
+    assert main(["run", "--json", "--script", str(demo), "look"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    kinds = [r["type"] for r in records]
+    assert kinds == ["session", "text_delta", "tool_started", "tool_finished", "turn_ended"]
+    assert records[2]["headline"] == "read README.md" and records[2]["arguments"] == {"path": "README.md"}
+    assert records[3]["refused"] is False and "sample project" in records[3]["result"]
+    assert records[-1]["reason"] == "done"
+
+
+def test_no_ui_review_in_json_names_the_commands(project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    demo = script(
+        tmp_path / "p.jsonl",
+        {"tool_calls": [{"name": "write_plan", "arguments": {"title": "Hello", "content": PLAN}}]},
+        {"tool_calls": [{"name": "exit_plan_mode", "arguments": {}}]},
+    )
+    assert main(["run", "--plan", "--json", "--script", str(demo), "plan"]) == 0
+    last = json.loads(capsys.readouterr().out.splitlines()[-1])
+    assert last["type"] == "awaiting_approval" and last["approve"].startswith("planview approve .planview/plans/")
+
+
+def test_errors_are_one_line(
+    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    for var in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "PLANVIEW_PROVIDER"):
+        monkeypatch.delenv(var, raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "no-user-config"))
+    assert main(["run", "no provider"]) == 2
+    assert "no model provider configured" in capsys.readouterr().err
+    assert main(["run"]) == 2
+    assert 'give the task: planview run "what to do"' in capsys.readouterr().err
+    assert main(["run", "--script", str(tmp_path / "nope.jsonl"), "x"]) == 2
+    assert "script not found" in capsys.readouterr().err
+    assert main(["run", "--resume"]) == 2
+    assert "no saved sessions" in capsys.readouterr().err
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"text": "ok"}\n{oops\n')
+    assert main(["run", "--script", str(bad), "x"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "bad.jsonl: line 2" in err
