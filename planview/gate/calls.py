@@ -87,7 +87,9 @@ def show(value: object, limit: int = _SHOW_LIMIT) -> str:
         text = value if isinstance(value, str) else repr(value)
     except Exception:  # a hostile __repr__ must not break the gate
         text = f"<{type(value).__name__}>"
-    text = "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" if ord(ch) < 256 else "?" for ch in text[: limit + 1])
+    text = text[: limit + 1]
+    if not text.isprintable():
+        text = "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" if ord(ch) < 256 else "?" for ch in text)
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return f'"{text}"'

@@ -78,7 +78,6 @@ def decide(call: ToolCall | Mapping[str, Any] | Any, mode: str, policy: GatePoli
 
 def _plan_mode(call: ToolCall, policy: GatePolicy) -> Decision:
     name = call.name
-    quoted = show(name)
     if call.builtin:
         if name in READERS or name in HELPERS:
             return _allow(call, "read-only tool")
@@ -91,18 +90,18 @@ def _plan_mode(call: ToolCall, policy: GatePolicy) -> Decision:
     elif name in CONTROLS:
         return _deny(
             call,
-            f"this {quoted} is not planview's own tool, so it gets no plan-mode exemption; use planview's {name}",
+            f"this {show(name)} is not planview's own tool, so it gets no plan-mode exemption; use planview's {name}",
         )
     if name == "enter_plan_mode":
         return _deny(call, "plan mode is already on; keep exploring read-only and save the plan with write_plan")
     if name == "set_plan_steps":
         return _deny(call, f"set_plan_steps updates an approved plan; {APPROVAL_FIX}")
     if name in MUTATORS:
-        return _deny(call, f"{quoted} is not read-only; {APPROVAL_FIX}")
+        return _deny(call, f"{show(name)} is not read-only; {APPROVAL_FIX}")
     if name in SHELLS or name == "bash":
         return _deny(
             call,
-            f"{quoted} is not available in plan mode; planview's bash runs read-only git commands, "
+            f"{show(name)} is not available in plan mode; planview's bash runs read-only git commands, "
             f"and {FILE_TOOLS_HINT}",
         )
     if name == "subagent":

@@ -45,6 +45,11 @@ _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 _ESCAPABLE_META = frozenset(" \t|&;<>()$`\\\"'*?[]#~{}!")
 _DQ_SPECIAL = frozenset('$`"\\')
 _INNER_BRACES = re.compile(r"\{[^{}]*\}")
+# Fast path: no quotes, escapes, metacharacters or controls, only && and ; as separators. Such a
+# command's words are exactly its space/tab-separated runs (the common case: git status && git diff).
+_NOT_SIMPLE = re.compile(r"['\"\\|<>()$`*?\[#{}\x00-\x1f\x7f-\x9f]")
+_SIMPLE_SEPARATORS = re.compile(r"&&|;")
+_BLANKS = re.compile(r"[ \t]+")
 
 QUOTE_HINT = "put the text in single quotes, e.g. git log --format='%h %s'"
 CHAIN_HINT = "chain read-only git commands with && or ;"
@@ -99,6 +104,11 @@ def split_chain(command: str) -> list[list[Word]]:
             raise ShellRefusal(f"newlines are not allowed in a plan-mode command; {CHAIN_HINT} on one line")
         raise ShellRefusal(f"control character U+{ord(char):04X} is not allowed in a plan-mode command; remove it")
 
+    if _NOT_SIMPLE.search(command) is None and "&" not in command.replace("&&", ""):
+        return [
+            [Word(word, word) for word in _BLANKS.split(part) if word]
+            for part in _SIMPLE_SEPARATORS.split(command)
+        ]
     segments: list[list[Word]] = [[]]
     start = -1  # where the current word began, -1 when between words
     values: list[str] = []
