@@ -171,3 +171,19 @@ def test_plans_via_subprocess_honours_planview_home(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert "From env" in done.stdout and done.stdout.rstrip().endswith("1/2")
+
+
+def test_reader_closing_the_pipe_early_is_not_an_error(tmp_path: Path) -> None:
+    plan = tmp_path / "many.md"
+    plan.write_text("## Steps\n" + "".join(f"- [ ] step number {i} {'x' * 60}\n" for i in range(6000)))
+    reader = subprocess.Popen(
+        [sys.executable, "-m", "planview", "steps", str(plan)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert reader.stdout.readline().startswith("[ ] 1. step number 0")
+    reader.stdout.close()  # like `| head -1`: far more output than a pipe buffer is left unread
+    stderr = reader.stderr.read()
+    assert reader.wait(timeout=120) == 0
+    assert "Traceback" not in stderr and "BrokenPipe" not in stderr

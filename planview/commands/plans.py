@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -42,6 +43,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     steps.set_defaults(handler=run_steps)
 
 
+def _emit(lines: list[str]) -> int:
+    """Print to stdout; a reader that stops early (`| head`) is not an error."""
+    try:
+        sys.stdout.write("".join(line + "\n" for line in lines))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # Python would complain again when flushing at exit; point stdout at /dev/null instead.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    return 0
+
+
 def _printable(text: str) -> str:
     """Plan text may carry escape sequences; show them, never let the terminal run them."""
     return "".join(ch if ch.isprintable() or ch == "\t" else ascii(ch)[1:-1] for ch in text)
@@ -74,8 +88,7 @@ def run_plans(args: argparse.Namespace) -> int:
             }
             for info in infos
         ]
-        print(json.dumps(rows, ensure_ascii=False, indent=2))
-        return 0
+        return _emit([json.dumps(rows, ensure_ascii=False, indent=2)])
     if not infos:
         print(f"no plans yet in {_printable(label)}", file=sys.stderr)
         return 0
@@ -83,9 +96,12 @@ def run_plans(args: argparse.Namespace) -> int:
     titles = [_printable(info.title) for info in infos]
     file_width = max(map(len, files))
     title_width = min(max(map(len, titles)), 60)
-    for info, file, title in zip(infos, files, titles, strict=True):
-        print(f"{file:<{file_width}}  {title:<{title_width}}  {info.steps_done}/{info.steps_total}")
-    return 0
+    return _emit(
+        [
+            f"{file:<{file_width}}  {title:<{title_width}}  {info.steps_done}/{info.steps_total}"
+            for info, file, title in zip(infos, files, titles, strict=True)
+        ]
+    )
 
 
 def run_steps(args: argparse.Namespace) -> int:
@@ -103,14 +119,15 @@ def run_steps(args: argparse.Namespace) -> int:
             {"index": step.index, "text": step.text, "completed": step.completed, "notes": list(step.notes)}
             for step in found.steps
         ]
-        print(json.dumps(rows, ensure_ascii=False, indent=2))
-        return 0
+        return _emit([json.dumps(rows, ensure_ascii=False, indent=2)])
     if not found.steps:
         print(f"no steps in {_printable(args.path)}: it has no Steps section and no list", file=sys.stderr)
         return 0
     if found.source == "shallowest_list":
         print("(no Steps section: showing the document's shallowest list)", file=sys.stderr)
-    for step in found.steps:
-        mark = "x" if step.completed else " "
-        print(f"[{mark}] {step.index}. {_printable(step.display)}")
-    return 0
+    return _emit(
+        [
+            f"[{'x' if step.completed else ' '}] {step.index}. {_printable(step.display)}"
+            for step in found.steps
+        ]
+    )
