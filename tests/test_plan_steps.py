@@ -207,8 +207,17 @@ def test_a_step_without_a_checkbox_gains_one():
     assert pending == "- [ ] bare\n"
 
 
-def test_empty_item_gains_a_checkbox_at_the_end_of_its_line():
-    assert set_steps("## Steps\n-\n", [StepUpdate(1, "completed")]) == "## Steps\n- [x]\n"
+def test_text_on_the_line_below_the_marker_gets_the_checkbox_on_the_marker_line():
+    new = set_steps("## Steps\n-\n  text below\n", [StepUpdate(1, "completed")])
+    assert new == "## Steps\n- [x]\n  text below\n"
+    step = extract_steps(new).steps[0]
+    assert (step.text, step.completed, step.has_checkbox) == ("text below", True, True)
+
+
+def test_an_empty_step_cannot_gain_a_checkbox():
+    # Giving it content would pull the next lines into it and change the plan's structure.
+    with pytest.raises(StepUpdateError, match="step 1 starts with nothing"):
+        set_steps("## Steps\n-\nTitle\n-\n", [StepUpdate(1, "completed")])
 
 
 def test_crlf_is_preserved():

@@ -45,7 +45,7 @@ _ITEM_LINE = re.compile(
     r"^(?P<prefix>(?:[ \t]*>[ \t]?)*[ \t]*(?:[-*+]|\d{1,9}[.)]))(?P<gap>[ \t]+|$)"
     r"(?P<box>\[(?P<state>[ xX])\](?=[ \t]|$))?"
 )
-_LEADING_BOX = re.compile(r"^\[[ xX]\](?:[ \t]+|$)")
+_LEADING_BOX = re.compile(r"^\[[ xX]\](?:[ \t]+|\n|$)")
 _TITLE_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*[.)]?|[ivxlc]+[.)])\s+")
 _QUALIFIED = re.compile(r"[\w-]+ steps")
 
@@ -338,8 +338,8 @@ def set_steps(text: str, updates: Iterable[StepUpdate | Mapping]) -> str:
             problems.append(f"step {update.step} is set to both pending and completed")
             bad.append(update.step)
             continue
-        if not step.has_checkbox and located[update.step - 1].item.first_kind not in (None, "paragraph_open"):
-            what = _KIND_NAMES.get(located[update.step - 1].item.first_kind or "", "a block")
+        if not step.has_checkbox and located[update.step - 1].item.first_kind != "paragraph_open":
+            what = _KIND_NAMES.get(located[update.step - 1].item.first_kind or "", "nothing")
             problems.append(
                 f"step {update.step} starts with {what} instead of text, so it cannot take a checkbox "
                 "without changing the plan; put the step's text on its first line"
