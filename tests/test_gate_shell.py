@@ -488,3 +488,33 @@ def test_adjacent_quoted_parts_form_one_word() -> None:
 def test_unquoted_metacharacter_raises() -> None:
     with pytest.raises(ShellRefusal, match="pipes"):
         split_chain("git status | cat")
+
+
+# -- differential check against real bash ------------------------------------------------------
+
+
+def bash_argv(command: str) -> list[list[str]]:
+    """What bash passes to `git` for each segment of an allowed command (git replaced by a printer)."""
+    import shutil
+    import subprocess
+
+    bash = shutil.which("bash")
+    if bash is None:
+        pytest.skip("bash is not installed")
+    script = "git() { printf '%s\\0' \"$@\"; printf '\\1'; }\n" + command
+    # HOME="~" keeps tilde expansion from changing words, so only quoting and escapes are compared.
+    result = subprocess.run(
+        [bash, "--norc", "--noprofile", "-c", script],
+        capture_output=True,
+        timeout=30,
+        env={"HOME": "~", "PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"},
+    )
+    assert result.returncode == 0, result.stderr
+    segments = result.stdout.decode("utf-8").split("\x01")[:-1]
+    return [segment.split("\x00")[:-1] for segment in segments]
+
+
+@pytest.mark.parametrize("command", ALLOWED)
+def test_words_are_what_bash_passes_to_git(command: str) -> None:
+    ours = [[word.value for word in segment[1:]] for segment in split_chain(command)]
+    assert ours == bash_argv(command)
