@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import shlex
+import shutil
+import subprocess
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -126,3 +129,33 @@ def test_sanitized_text_has_no_controls_and_keeps_lines(text: str) -> None:
     assert all(ch == "\n" or (ord(ch) >= 0x20 and not 0x7F <= ord(ch) <= 0x9F) for ch in out)
     assert out.count("\n") == text.count("\n")
     assert sanitize_for_terminal(out) == out
+
+
+BASH = shutil.which("bash")
+_PIECE = st.one_of(
+    st.text(alphabet=SAFE + "{},#!~=", min_size=1, max_size=6),
+    st.text(alphabet=SAFE + " |&;<>$`()*?[{},#\"\\!", max_size=6).map(lambda text: f"'{text}'"),
+    st.text(alphabet=SAFE + " |&;<>()*?[{},#'\\!", max_size=6).map(lambda text: f'"{text}"'),
+    st.sampled_from(SAFE).map(lambda char: "\\" + char),
+    st.sampled_from([" ", "\t", "  "]),
+)
+SHELLISH = st.lists(_PIECE, max_size=8).map("".join)
+
+
+@pytest.mark.skipif(BASH is None, reason="bash is not installed")
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(tail=SHELLISH)
+def test_what_is_checked_is_what_bash_runs(tail: str) -> None:
+    """For every command the gate allows, git receives exactly the words the gate checked."""
+    command = f"git log {tail}"
+    if not check_git_command(command).allowed:
+        return
+    ours = [word.value for word in split_chain(command)[0][1:]]
+    script = "git() { printf '%s\\0' \"$@\"; }\n" + command
+    result = subprocess.run(
+        [BASH, "--norc", "--noprofile", "-c", script],
+        capture_output=True,
+        timeout=30,
+        env={"HOME": "~", "PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8"},
+    )
+    assert result.stdout.decode("utf-8").split("\x00")[:-1] == ours, command
