@@ -75,7 +75,7 @@ def request_messages(
     conversation: Sequence[Mapping[str, Any]],
     mode: Mode,
     packet: Mapping[str, Any] | None = None,
-) -> tuple[dict[str, Any], ...]:
+) -> tuple[Mapping[str, Any], ...]:
     """What the model is sent: the newest plan note only while planning, the packet first after approval."""
     newest_note = None
     if mode == "plan":
@@ -83,21 +83,16 @@ def request_messages(
             if conversation[i].get("kind") == PLAN_NOTE_KIND:
                 newest_note = i
                 break
-    out: list[dict[str, Any]] = []
+    out: list[Mapping[str, Any]] = []
     if packet is not None and mode == "execute":
-        out.append(dict(packet))
+        out.append({"role": "user", "content": packet["content"]})
     for i, message in enumerate(conversation):
         kind = message.get("kind")
-        if kind == PLAN_NOTE_KIND and i != newest_note:
-            continue
-        if kind == PACKET_KIND:
-            continue  # never stored, but an old session file may hold one
-        out.append(_plain(message))
+        if kind is None:
+            out.append(message)  # shared, not copied: requests are read-only and this runs per request
+        elif kind == PLAN_NOTE_KIND and i == newest_note:
+            out.append({"role": message["role"], "content": message["content"]})
     return tuple(out)
-
-
-def _plain(message: Mapping[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in message.items() if k not in ("kind", "at")}
 
 
 def close_dangling_calls(conversation: list[dict[str, Any]], reason: str) -> list[dict[str, Any]]:

@@ -452,9 +452,10 @@ class Session:
             return None
         path = self.plan_path
         try:
-            revocation = self.approvals.check_and_revoke(path)
-            if revocation is None and self.approvals.is_current(path):
+            # One ledger read in the common case (still current); the revocation only when it is not.
+            if self.approvals.status(path).state == "approved":
                 return None
+            revocation = self.approvals.check_and_revoke(path)
             sections = tuple(revocation.changed_sections) if revocation is not None else ()
         except PlanviewError as exc:
             sections = (f"the plan could not be checked: {exc}",)

@@ -1,0 +1,157 @@
+"""The session runtime's overhead per tool call.
+
+Runs a 200-tool-call scripted session and, in the same run, calls the same tool functions
+directly with the same arguments. The difference per call is what the runtime adds: the gate,
+argument checks, events, request building, the session file and (in execute mode) the hash pin.
+
+    python benchmarks/session.py [--calls 200] [--per-turn 1] [--repeat 3]
+
+Two scenarios: plan mode with read-only calls (read, grep, ls, find, todo), and execute mode
+pinned to an approved plan with mutating calls (write, edit), where every call re-checks the
+approved plan's hash against the ledger first.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from planview.session import Session  # noqa: E402
+from planview.session.providers.scripted import ScriptedProvider  # noqa: E402
+from planview.session.tools import REGISTRY, ToolContext  # noqa: E402
+
+PLAN = "# Bench\n\n## Goal\n\nMeasure.\n\n## Steps\n\n- [ ] Edit the files\n- [ ] Check them\n"
+
+
+def make_project(root: Path, files: int = 20) -> None:
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull}
+    subprocess.run(["git", "init", "-q", "-b", "main"], cwd=root, check=True, env=env)
+    (root / "src").mkdir()
+    for i in range(files):
+        body = "".join(f"def f{i}_{j}(x):\n    return x + {j}\n\n" for j in range(40))
+        (root / "src" / f"mod_{i}.py").write_text(body)
+    (root / "README.md").write_text("# bench\n")
+    subprocess.run(["git", "add", "."], cwd=root, check=True, env=env)
+    subprocess.run(
+        ["git", "-c", "user.name=b", "-c", "user.email=b@b", "commit", "-q", "-m", "init"], cwd=root, check=True, env=env
+    )
+
+
+def read_only_calls(n: int) -> list[tuple[str, dict]]:
+    cycle = [
+        lambda i: ("read", {"path": f"src/mod_{i % 20}.py"}),
+        lambda i: ("grep", {"pattern": f"def f{i % 20}_1\\b", "path": "src"}),
+        lambda i: ("ls", {"path": "src"}),
+        lambda i: ("find", {"glob": "**/*.py"}),
+        lambda i: ("todo", {"action": "read"}),
+    ]
+    return [cycle[i % len(cycle)](i) for i in range(n)]
+
+
+def mutating_calls(n: int) -> list[tuple[str, dict]]:
+    calls = []
+    for i in range(n):
+        if i % 2 == 0:
+            calls.append(("write", {"path": f"out/file_{i % 10}.txt", "content": f"version {i}\n"}))
+        else:
+            old, new = ("return x + 1\n", "return x + 1  # edited\n") if i % 4 == 1 else ("return x + 1  # edited\n", "return x + 1\n")
+            calls.append(("edit", {"path": "src/mod_0.py", "old_string": f"def f0_1(x):\n    {old}", "new_string": f"def f0_1(x):\n    {new}"}))
+    return calls
+
+
+def script(calls: list[tuple[str, dict]], per_turn: int) -> str:
+    lines = []
+    for start in range(0, len(calls), per_turn):
+        chunk = calls[start : start + per_turn]
+        lines.append(json.dumps({"tool_calls": [{"name": n, "arguments": a} for n, a in chunk]}))
+    return "\n".join(lines)
+
+
+async def run_direct(session: Session, calls: list[tuple[str, dict]]) -> float:
+    ctx = ToolContext(session.project_root, session)
+    start = time.perf_counter()
+    for name, args in calls:
+        await REGISTRY[name].run(ctx, args)
+    return time.perf_counter() - start
+
+
+async def run_session(session: Session, pin: Path | None) -> float:
+    failures: list = []
+    session.on_event = lambda e: failures.append(e) if getattr(e, "refused", False) or getattr(e, "error", False) else None
+    if pin is not None and session.approval is None:
+        session.approve(pin)
+    start = time.perf_counter()
+    await session.send("go")
+    elapsed = time.perf_counter() - start
+    if failures:
+        raise SystemExit(f"benchmark calls failed: {failures[:3]}")
+    return elapsed
+
+
+async def scenario(name: str, calls: list[tuple[str, dict]], per_turn: int, repeat: int, *, plan_mode: bool, pinned: bool) -> None:
+    direct_times, session_times = [], []
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "project"
+        root.mkdir()
+        make_project(root)
+        os.environ.pop("PLANVIEW_HOME", None)
+        cwd = os.getcwd()
+        os.chdir(root)
+        try:
+            pin = None
+            if pinned:
+                from planview.plan.store import PlanStore
+
+                pin = PlanStore.for_cwd(root).write("Bench", PLAN).path
+
+            def fresh() -> Session:
+                return Session(
+                    project_root=root,
+                    provider=ScriptedProvider.from_text(script(calls, per_turn)),
+                    plan_mode=plan_mode,
+                    max_model_requests=len(calls) + 10,
+                )
+
+            await run_direct(fresh(), calls)  # warm-up: regexes, imports, page cache
+            for i in range(repeat):
+                # Alternate the order so neither side always runs on a warmer machine.
+                if i % 2 == 0:
+                    direct_times.append(await run_direct(fresh(), calls))
+                    session_times.append(await run_session(fresh(), pin))
+                else:
+                    session_times.append(await run_session(fresh(), pin))
+                    direct_times.append(await run_direct(fresh(), calls))
+        finally:
+            os.chdir(cwd)
+    n = len(calls)
+    d, s = statistics.median(direct_times), statistics.median(session_times)
+    print(f"\n{name}: {n} tool calls, {per_turn} per model turn, median of {repeat}")
+    print(f"  tools called directly : {d * 1000:8.1f} ms  ({d / n * 1e6:7.0f} µs/call)")
+    print(f"  through the session   : {s * 1000:8.1f} ms  ({s / n * 1e6:7.0f} µs/call)")
+    print(f"  runtime overhead      : {(s - d) / n * 1e6:7.0f} µs/call  (session / direct = {s / d:.2f}x)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--calls", type=int, default=200)
+    parser.add_argument("--per-turn", type=int, default=1, help="tool calls per model turn (1 = a model request per call)")
+    parser.add_argument("--repeat", type=int, default=5)
+    args = parser.parse_args()
+    asyncio.run(scenario("plan mode, read-only calls", read_only_calls(args.calls), args.per_turn, args.repeat,
+                         plan_mode=True, pinned=False))
+    asyncio.run(scenario("execute mode pinned to an approved plan, write/edit calls", mutating_calls(args.calls),
+                         args.per_turn, args.repeat, plan_mode=False, pinned=True))
+
+
+if __name__ == "__main__":
+    main()
