@@ -161,6 +161,8 @@ ALLOWED = [
     "git log -- ~/notes.txt",
     "git show 'HEAD:docs/naïve café.md'",
     "git log --grep=日本語",
+    "git log -- ；rm",  # a fullwidth semicolon is not a shell separator: git gets the word "；rm"
+    "git log -- 'a‮b'",
 ]
 
 REFUSED = [
@@ -226,6 +228,9 @@ REFUSED = [
     ("git.exe status", "run git directly"),
     ("Git status", "is not a read-only git command"),
     ("git\u00a0status", "is not a read-only git command"),
+    ("git status\u3000&& rm x", 'git "status\\u3000" is not a read-only git command'),
+    ("git status；rm -rf x", 'git "status；rm" is not a read-only git command'),
+    ("git stаtus", "is not a read-only git command"),  # Cyrillic а
     # other first words
     ("cd src && git status", "cd is not needed: commands already run in the project root"),
     ("cd /tmp", "cd is not needed"),

@@ -89,7 +89,7 @@ def show(value: object, limit: int = _SHOW_LIMIT) -> str:
         text = f"<{type(value).__name__}>"
     text = text[: limit + 1]
     if not text.isprintable():
-        text = "".join(ch if ch.isprintable() else f"\\x{ord(ch):02x}" if ord(ch) < 256 else "?" for ch in text)
+        text = "".join(ch if ch.isprintable() else ascii(ch)[1:-1] for ch in text)
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return f'"{text}"'
