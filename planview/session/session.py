@@ -352,6 +352,9 @@ class Session:
         except PlanviewError as exc:
             self._close_dangling(f"not run: {exc}")
             self._fail(str(exc))
+        except Exception as exc:  # a provider bug must end the turn with a message, not kill the UI
+            self._close_dangling("not run: the turn failed")
+            self._fail(f"the turn failed unexpectedly ({type(exc).__name__}: {exc}); send a message to retry")
 
     def _end(self, reason: str, message: str = "") -> None:
         self._save_state()  # the turn's last word: todos, mode and the provider's resume point
