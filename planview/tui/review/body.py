@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
+from time import perf_counter
 from typing import Literal
 
 from rich.segment import Segment
@@ -28,6 +29,12 @@ from planview.plan.document import PlanDocument
 from planview.tui.review.render import GUTTER, RenderTheme, SectionRenderer
 
 Keep = Literal["source", "section", "top"]
+
+# Layout is progressive: what the first screen needs is rendered at once (within FIRST_BUDGET
+# seconds at least), the rest in CHUNK-second slices between frames, so a 10,000-line plan paints
+# as fast as a short one and keys stay responsive while the tail is laid out.
+FIRST_BUDGET = 0.05
+CHUNK = 0.03
 
 
 @dataclass(frozen=True)
@@ -88,13 +95,26 @@ class PlanBody(ScrollView, can_focus=True):
         self._sources: list[int] = []  # absolute 1-based source line per rendered line
         self._starts: list[int] = []  # rendered line of each section's first line
         self._width = 0  # the render width the lines were laid out for (without the gutter)
+        self._done = 0  # sections of `document` laid out so far (in order)
+        self._first_lines: list[int] = []  # each section's first source line, for source anchors
+        self._generation = 0  # bumped by every new layout; stale continuations stop
         self._pending: Keep | None = None
         self._pending_anchor: tuple[int, int] | _SectionAnchor | None = None
 
     # -- state the screen and the tests read --------------------------------------------------
     @property
+    def layout_complete(self) -> bool:
+        return self.document is None or self._done >= len(self.document.sections)
+
+    @property
     def total_lines(self) -> int:
-        return len(self._strips)
+        """Rendered lines (while the layout is still running: plus an estimate for the rest)."""
+        if self.layout_complete:
+            return len(self._strips)
+        assert self.document is not None
+        sections = self.document.sections
+        rest = sections[-1].end - sections[self._done].start + 1 + (len(sections) - self._done)
+        return len(self._strips) + rest
 
     @property
     def viewport_height(self) -> int:
@@ -184,27 +204,66 @@ class PlanBody(ScrollView, can_focus=True):
         self.post_message(self.Moved())
 
     def _layout(self, width: int) -> None:
+        """Start laying the document out at `width`: the first screenful now, the rest between frames."""
+        assert self.document is not None
+        self._generation += 1
+        self._strips, self._sources, self._starts, self._width, self._done = [], [], [], width, 0
+        self._first_lines = [section.start for section in self.document.sections]
+        self._extend(lines=2 * self.viewport_height, deadline=perf_counter() + FIRST_BUDGET)
+        self._update_virtual_size()
+        if not self.layout_complete:
+            self.call_later(self._continue_layout, self._generation)
+
+    def _extend(self, *, lines: int = 0, sections: int = 0, deadline: float = 0.0) -> None:
+        """Lay out further sections until `lines` lines and `sections` sections exist and `deadline` passed."""
         document = self.document
-        assert document is not None
-        strips: list[Strip] = []
-        sources: list[int] = []
-        starts: list[int] = []
+        if document is None:
+            return
+        all_sections = document.sections
         render = self.renderer.render
-        theme = self.render_theme
-        for section in document.sections:
+        theme, width = self.render_theme, self._width
+        strips, sources, starts = self._strips, self._sources, self._starts
+        while self._done < len(all_sections) and (
+            len(strips) < lines or self._done < sections or perf_counter() < deadline
+        ):
+            section = all_sections[self._done]
             rendered = render(section.text, width, theme)
             starts.append(len(strips))
             strips.extend(rendered.lines)
             base = section.start
             sources.extend(base + s for s in rendered.sources)
-        self._strips, self._sources, self._starts, self._width = strips, sources, starts, width
+            self._done += 1
+
+    def _continue_layout(self, generation: int) -> None:
+        if generation != self._generation or self.layout_complete:
+            return
+        self._extend(deadline=perf_counter() + CHUNK)
         self._update_virtual_size()
+        self.post_message(self.Moved())
+        if not self.layout_complete:
+            self.call_later(self._continue_layout, generation)
+
+    def finish_layout(self) -> None:
+        """Lay out everything now (G, or a jump past what is laid out)."""
+        if not self.layout_complete and self.document is not None:
+            self._extend(sections=len(self.document.sections))
+            self._update_virtual_size()
+
+    def _ensure_lines(self, count: int) -> None:
+        if not self.layout_complete and len(self._strips) < count:
+            self._extend(lines=count)
+            self._update_virtual_size()
+
+    def _ensure_sections(self, count: int) -> None:
+        if not self.layout_complete and self._done < count:
+            self._extend(sections=count)
+            self._update_virtual_size()
 
     def _update_virtual_size(self) -> None:
         height = self.viewport_height
-        total = len(self._strips)
+        total = self.total_lines
         virtual = total
-        if total > height and self._starts:
+        if total > height and self._starts and self.layout_complete:
             # Room below the end so the last heading can land on the top row.
             virtual = max(total, self._starts[-1] + height)
         self.virtual_size = Size(self.scrollable_content_region.width, virtual)
@@ -226,19 +285,22 @@ class PlanBody(ScrollView, can_focus=True):
 
     def _restore(self, keep: Keep, anchor: tuple[int, int] | _SectionAnchor | None) -> None:
         target = 0
-        if isinstance(anchor, tuple) and self._sources:
+        if isinstance(anchor, tuple) and self._first_lines:
             source, offset = anchor
-            first = min(bisect_left(self._sources, source), len(self._sources) - 1)
-            run_end = bisect_right(self._sources, self._sources[first])
-            target = min(first + offset, max(first, run_end - 1))
-        elif isinstance(anchor, _SectionAnchor) and self.document is not None and self._starts:
+            self._ensure_sections(bisect_right(self._first_lines, source))
+            if self._sources:
+                first = min(bisect_left(self._sources, source), len(self._sources) - 1)
+                run_end = bisect_right(self._sources, self._sources[first])
+                target = min(first + offset, max(first, run_end - 1))
+        elif isinstance(anchor, _SectionAnchor) and self.document is not None and self.document.sections:
             sections = self.document.sections
             index = anchor.index if anchor.index < len(sections) and sections[anchor.index].title == anchor.title else None
             if index is None:
                 index = next((s.index for s in sections if s.title == anchor.title), min(anchor.index, len(sections) - 1))
+            self._ensure_sections(index + 2)
             length = self.section_length(index)
             target = self._starts[index] + min(anchor.offset, max(0, length - 1))
-        self.scroll_to_line(target)
+        self.scroll_to_line(target, allow_past_end=isinstance(anchor, _SectionAnchor))
 
     def section_length(self, index: int) -> int:
         end = self._starts[index + 1] if index + 1 < len(self._starts) else len(self._strips)
@@ -246,6 +308,7 @@ class PlanBody(ScrollView, can_focus=True):
 
     # -- moving -------------------------------------------------------------------------------
     def scroll_to_line(self, line: int, *, allow_past_end: bool = False) -> None:
+        self._ensure_lines(line + 2 * self.viewport_height)
         limit = self.max_scroll_y if allow_past_end else max(self.content_end, min(self.top_line, self.max_scroll_y))
         target = max(0, min(line, limit))
         self.scroll_to(y=target, animate=False, force=True)
@@ -265,16 +328,19 @@ class PlanBody(ScrollView, can_focus=True):
         self.scroll_to_line(0)
 
     def go_bottom(self) -> None:
+        self.finish_layout()
         self.scroll_to(y=self.content_end, animate=False, force=True)
         self.post_message(self.Moved())
 
     def go_section(self, index: int) -> None:
         """Put section `index`'s heading on the top row."""
+        self._ensure_sections(index + 2)
         if 0 <= index < len(self._starts):
             self.scroll_to_line(self._starts[index], allow_past_end=True)
 
     def next_section(self) -> int | None:
         position = bisect_right(self._starts, self.top_line)
+        self._ensure_sections(position + 1)
         if position < len(self._starts):
             self.go_section(position)
             return position
@@ -316,6 +382,8 @@ class PlanBody(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         base = self.rich_style
         index = self.top_line + y
+        if index >= len(self._strips):
+            self._ensure_lines(index + 1)  # scrolled (wheel, scrollbar) past what is laid out yet
         if index < len(self._strips):
             section = self.section_at(index)
             if section is not None and section in self.changed:

@@ -20,12 +20,10 @@ from markdown_it.tree import SyntaxTreeNode
 from mdit_py_plugins.front_matter import front_matter_plugin
 from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
-from rich import box
 from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
 from rich.syntax import PygmentsSyntaxTheme
-from rich.table import Table
 from rich.text import Text
 from textual.strip import Strip
 
@@ -36,6 +34,7 @@ _CONTROLS = {c: None for c in [*range(0x00, 0x20), *range(0x7F, 0xA0)]}
 _TASK = re.compile(r"^\[([ xX])\]\s")
 _BULLETS = ("•", "◦", "▪")
 GUTTER = 2  # columns the body keeps left of every line for the changed mark
+_GAP = 2  # spaces between table columns
 
 
 def clean_text(text: str) -> str:
@@ -319,45 +318,78 @@ class _Painter:
         return lines
 
     def table(self, node: SyntaxTreeNode, width: int, start: int) -> list[_Line]:
-        table = Table(
-            box=box.SIMPLE_HEAD,
-            show_edge=False,
-            pad_edge=False,
-            padding=(0, 1),
-            expand=False,
-            header_style=self.s["table_header"],
-            border_style=self.s["table_border"],
-        )
-        header: list[SyntaxTreeNode] = []
-        rows: list[list[SyntaxTreeNode]] = []
+        """A GFM table fitted to the width: columns shrink widest-first and their cells wrap."""
+        rows: list[tuple[list[Text], int, bool]] = []  # cells, source line, is header
+        aligns: list[str] = []
         for part in node.children:
             for tr in part.children:
                 cells = [c for c in tr.children if c.type in ("th", "td")]
-                if part.type == "thead":
-                    header.extend(cells)
-                else:
-                    rows.append(cells)
-        for cell in header:
-            style = str(cell.attrs.get("style", ""))
-            justify = "right" if "right" in style else "center" if "center" in style else "left"
-            table.add_column(self.inline(cell.children[0]) if cell.children else "", justify=justify, overflow="fold")
-        columns = len(header) or max((len(r) for r in rows), default=0)
-        while len(table.columns) < columns:
-            table.add_column("", overflow="fold")
-        for row in rows:
-            cells = [self.inline(c.children[0]) if c.children else Text() for c in row][:columns]
-            cells += [Text()] * (columns - len(cells))
-            table.add_row(*cells)
-        options = self.console.options.update(width=max(1, width), max_width=max(1, width))
-        out = []
-        for segments in self.console.render_lines(table, options, pad=False):
-            text = Text()
-            for seg in segments:
-                if seg.text and not seg.control:
-                    text.append(seg.text, seg.style)
-            text.rstrip()
-            out.append((text, start))
+                if part.type == "thead" and not aligns:
+                    aligns = [_align(c) for c in cells]
+                texts = [self.inline(c.children[0]) if c.children else Text() for c in cells]
+                rows.append((texts, tr.map[0] if tr.map else start, part.type == "thead"))
+        columns = max((len(r[0]) for r in rows), default=0)
+        if columns == 0:
+            return []
+        aligns += ["left"] * (columns - len(aligns))
+        for cells, _src, _head in rows:
+            cells += [Text() for _ in range(columns - len(cells))]
+        natural = [max(1, max(cells[i].cell_len for cells, _s, _h in rows)) for i in range(columns)]
+        widths = _fit_columns(natural, width - _GAP * (columns - 1))
+        gap = " " * _GAP
+        out: list[_Line] = []
+        for cells, src, head in rows:
+            wrapped = []
+            for i, cell in enumerate(cells):
+                if head:
+                    cell.stylize(self.s["table_header"])
+                wrapped.append(self.wrap(cell, widths[i]) if cell.cell_len > widths[i] else [cell])
+            for k in range(max(len(w) for w in wrapped)):
+                line = Text()
+                for i, pieces in enumerate(wrapped):
+                    piece = pieces[k] if k < len(pieces) else Text()
+                    room = max(0, widths[i] - piece.cell_len)
+                    left = room if aligns[i] == "right" else room // 2 if aligns[i] == "center" else 0
+                    if i:
+                        line.append(gap)
+                    line.append(" " * left)
+                    line.append_text(piece)
+                    line.append(" " * (room - left))
+                line.rstrip()
+                out.append((line, src))
+            if head:
+                rule = gap.join("─" * w for w in widths)
+                out.append((Text(rule[: max(1, width)], self.s["table_border"]), src))
         return out
+
+
+def _align(cell: SyntaxTreeNode) -> str:
+    style = str(cell.attrs.get("style", ""))
+    return "right" if "right" in style else "center" if "center" in style else "left"
+
+
+def _fit_columns(natural: list[int], available: int) -> list[int]:
+    """Column widths within `available` cells: the widest columns give way first."""
+    if sum(natural) <= available:
+        return natural
+    if available <= len(natural):
+        return [1] * len(natural)  # the line is cropped at the width
+    low, high = 1, max(natural)
+    while low < high:  # the largest cap that fits
+        middle = (low + high + 1) // 2
+        if sum(min(n, middle) for n in natural) <= available:
+            low = middle
+        else:
+            high = middle - 1
+    widths = [min(n, low) for n in natural]
+    spare = available - sum(widths)
+    for i, n in enumerate(natural):
+        if spare <= 0:
+            break
+        if n > widths[i]:
+            widths[i] += 1
+            spare -= 1
+    return widths
 
 
 def _task_state(item: SyntaxTreeNode) -> bool | None:

@@ -77,6 +77,7 @@ class ReviewScreen(Screen[ReviewDecision]):
         self._seen_sha: str | None = None  # the version the reviewer was shown or asked about
         self._seen_text = ""
         self._baselines: ReviewBaselines | None = None
+        self._unsaved: str | None = None  # shown text whose baseline save is scheduled
 
     # -- layout -------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -170,12 +171,23 @@ class ReviewScreen(Screen[ReviewDecision]):
             self.diff = changed_sections(self._marker_baseline, text)
             changed = frozenset(c.index for c in self.diff.changes if c.status != "unchanged")
         self.body.show(parse_plan("") if self.empty else self.document, changed, keep=keep)  # type: ignore[arg-type]
-        if self._baselines is not None:
-            try:
-                self._baselines.save(self.plan_path, text)
-            except OSError as exc:
-                self._set_notice(f"Could not save the review baseline ({exc.strerror or exc}); markers may be missing next time")
+        if self._baselines is not None and self._unsaved is None:
+            self.call_after_refresh(self._save_baseline)  # after the paint: an fsync is not worth a frame
+        self._unsaved = text
         self._update_rows()
+
+    def _save_baseline(self) -> None:
+        """Remember what this review shows as the baseline for the next review of the plan."""
+        text, self._unsaved = self._unsaved, None
+        if text is None or self._baselines is None:
+            return
+        try:
+            self._baselines.save(self.plan_path, text)
+        except OSError as exc:
+            self._set_notice(f"Could not save the review baseline ({exc.strerror or exc}); markers may be missing next time")
+
+    def on_unmount(self) -> None:
+        self._save_baseline()  # a save still waiting for a refresh when the screen closes
 
     def _set_vanished(self) -> None:
         self.vanished = True
