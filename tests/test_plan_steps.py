@@ -60,7 +60,19 @@ def test_nested_items_are_notes_never_steps():
     assert first.notes == ("read the schema", "[x] deeper note")
 
 
-@pytest.mark.parametrize("heading", ["## Steps", "### steps", "# STEPS", "## 4. Steps:", "## **Steps**"])
+@pytest.mark.parametrize(
+    "heading",
+    [
+        "## Steps",
+        "### steps",
+        "# STEPS",
+        "## 4. Steps:",
+        "## **Steps**",
+        "## ✅ Steps",
+        "## Steps (in order)",
+        "## IV. Steps",
+    ],
+)
 def test_steps_heading_any_level_case_numbering_and_markup(heading):
     text = f"# T\n\n- not a step\n\n{heading}\n\n- [ ] real\n"
     assert texts(text) == ["real"]
@@ -71,6 +83,13 @@ def test_qualified_steps_heading_is_used_when_there_is_no_plain_one():
     assert texts(text) == ["build", "test"]
     both = "## Implementation Steps\n\n- no\n\n## Steps\n\n- yes\n"
     assert texts(both) == ["yes"]
+
+
+@pytest.mark.parametrize(
+    "heading", ["## Next steps after launch", "## Stepson", "## Step 1: Setup", "## Footsteps of giants"]
+)
+def test_other_titles_are_not_the_steps_heading(heading):
+    assert extract_steps(f"{heading}\n\n- item\n").source == "shallowest_list"
 
 
 def test_steps_section_includes_its_subsections_but_stops_at_a_sibling():

@@ -2,7 +2,8 @@
 
 Which items are steps:
 - The Steps section is the first heading (any level) whose title, with markup,
-  leading numbering (`4.`, `4)`) and a trailing colon removed, is `Steps`
+  leading emoji and numbering (`4.`, `4)`, `IV.`), a trailing remark in
+  parentheses (`(in order)`) and a trailing colon removed, is `Steps`
   (case-insensitive). Without one, the first heading titled `<one word> Steps`
   (`Implementation Steps`, `Execution steps`) is used. The section runs until the
   next heading of the same or a higher level, so its subsections belong to it.
@@ -46,7 +47,8 @@ _ITEM_LINE = re.compile(
     r"(?P<box>\[(?P<state>[ xX])\](?=[ \t]|$))?"
 )
 _LEADING_BOX = re.compile(r"^\[[ xX]\](?:[ \t]+|\n|$)")
-_TITLE_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*[.)]?|[ivxlc]+[.)])\s+")
+_TITLE_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*[.):]?|[ivxlc]+[.):])\s+")
+_TITLE_TAIL = re.compile(r"\s*(?:\([^()]*\)|\[[^\[\]]*\])$")
 _QUALIFIED = re.compile(r"[\w-]+ steps")
 
 
@@ -111,7 +113,13 @@ def is_steps_title(title: str) -> bool:
 
 def _normalise_title(title: str) -> str:
     title = " ".join(title.split()).casefold()
-    title = _TITLE_NUMBER.sub("", title).rstrip(":").strip()
+    # Leading emoji / symbols ("✅ Steps"), then section numbering ("4.", "IV.").
+    start = 0
+    while start < len(title) and not title[start].isalnum():
+        start += 1
+    title = _TITLE_NUMBER.sub("", title[start:])
+    # A trailing remark in parentheses or brackets ("Steps (in order)") and a colon.
+    title = _TITLE_TAIL.sub("", title.rstrip(":").strip()).rstrip(":").strip()
     return title
 
 
