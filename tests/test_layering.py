@@ -89,3 +89,15 @@ def test_all_pure_layers_together_stay_textual_free():
         "planview.errors", "planview.plan", "planview.gate", "planview.approval", "planview.session"
     )
     assert not report["textual"], f"{report['culprit']} imports textual"
+
+
+def test_plan_package_reexports_lazily():
+    code = (
+        "import sys, planview.plan as p\n"
+        "assert 'markdown_it' not in sys.modules, 'importing planview.plan loaded markdown-it'\n"
+        "missing = [name for name in p.__all__ if getattr(p, name, None) is None]\n"
+        "assert not missing, missing\n"
+        "print('ok')\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr
