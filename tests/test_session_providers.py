@@ -263,3 +263,16 @@ async def test_anthropic_streams_text_and_tool_use(loopback: Loopback) -> None:
     assert [m["role"] for m in sent["messages"]] == ["user", "assistant", "user"]
     assert len(sent["messages"][0]["content"]) == 2
     assert sent["messages"][2]["content"][0] == {"type": "tool_result", "tool_use_id": "t0", "content": "a.md"}
+
+
+def test_openai_deltas_without_index_are_matched_by_id() -> None:
+    pytest.importorskip("openai", reason="the openai extra is not installed")
+    from planview.session.providers.openai import _slot_index
+
+    calls: dict[int, dict[str, str]] = {}
+    assert _slot_index(calls, None, "a") == 0
+    calls[0] = {"id": "a", "name": "read", "arguments": ""}
+    assert _slot_index(calls, None, None) == 0  # an id-less continuation
+    assert _slot_index(calls, None, "a") == 0
+    assert _slot_index(calls, None, "b") == 1  # a new call
+    assert _slot_index(calls, 5, None) == 5

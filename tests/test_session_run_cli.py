@@ -37,6 +37,10 @@ def test_plan_then_approve_then_resume(project: Path, tmp_path: Path, capsys: py
     assert "planview run --resume" in out
     assert not (project / "hello.txt").exists()
 
+    # Resuming without approving (and without a new task) says what to do instead of planning on.
+    assert main(["run", "--resume", "--script", str(demo)]) == 2
+    assert f"is not approved yet: run `planview approve {rel}` first" in capsys.readouterr().err
+
     # The user approves from the CLI; the resumed run continues the script in execute mode.
     from planview.approval.approvals import Approvals
 

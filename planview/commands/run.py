@@ -74,6 +74,13 @@ def run_command(args: argparse.Namespace) -> int:
         if args.plan:
             session.enter_plan_mode("plan mode on (--plan)")
         notice = session.resume_notice
+        if not task and not notice and session.mode == "plan" and session.plan_path is not None:
+            if not session.approvals.is_current(session.plan_path):
+                rel = session.relative(session.plan_path)
+                raise PlanviewError(
+                    f"{rel} is not approved yet: run `planview approve {rel}` first, "
+                    'or pass a task to keep planning (planview run --resume "refine the steps")'
+                )
         message = "\n\n".join(p for p in (notice, task) if p) or "Continue."
     else:
         session = Session(plan_mode=args.plan, **common)

@@ -118,7 +118,7 @@ class OpenAIProvider:
                         if delta.content:
                             yield TextChunk(delta.content)
                         for part in delta.tool_calls or ():
-                            index = part.index if part.index is not None else len(calls)
+                            index = _slot_index(calls, part.index, part.id)
                             slot = calls.setdefault(index, {"id": "", "name": "", "arguments": ""})
                             if part.id:
                                 slot["id"] = part.id
@@ -151,6 +151,19 @@ class OpenAIProvider:
             call_id = slot["id"] or f"call_{index}"
             yield ToolCallChunk(parse_arguments(call_id, slot["name"], slot["arguments"]))
         yield Done(finish)
+
+
+def _slot_index(calls: dict[int, dict[str, str]], index: int | None, call_id: str | None) -> int:
+    """Which call a delta continues. Servers that omit `index` (some local ones) are matched by id,
+    and an id-less delta continues the newest call."""
+    if index is not None:
+        return index
+    for i, slot in calls.items():
+        if call_id and slot["id"] == call_id:
+            return i
+    if call_id or not calls:
+        return max(calls, default=-1) + 1
+    return max(calls)
 
 
 def _brief(exc: Any) -> str:
