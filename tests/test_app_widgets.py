@@ -155,8 +155,9 @@ async def test_transcript_prunes_to_a_bounded_widget_count_after_1000_rows() -> 
             else:
                 t.append_text(f"reply {i}")
                 t.end_message()
-            if i % 100 == 99:
+            if i % 250 == 249:
                 await pilot.pause()
+                assert len(t.children) <= t.max_rows + 1
         await pilot.pause()
         assert t.rows_added == 1000
         assert len(t.children) <= t.max_rows
@@ -215,3 +216,11 @@ async def test_escape_asks_to_cancel() -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert app.cancels == 1
+
+
+def test_elide_left_keeps_the_end_of_a_path() -> None:
+    from planview.tui.widgets.chip import elide_left
+
+    assert elide_left("/tmp/demo/greet", 40) == "/tmp/demo/greet"
+    assert elide_left("/tmp/planview-demo-abc/greet", 12) == "…o-abc/greet"
+    assert elide_left("/tmp/planview-demo-abc/greet", 5) == ""

@@ -153,6 +153,7 @@ class SessionScreen(Screen):
 
     def _paint_chip(self) -> None:
         self.chip.show(self.mode, self.chip_label(self.plan_path), approved=self.approved, stale=self.stale)
+        self.query_one(StatusBar).fit()
 
     def apply_event(self, event: Any) -> None:
         """Render one session event."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
@@ -37,8 +38,17 @@ class ModeChip(Static):
         self.update(Text(self.text))
 
 
+def elide_left(text: str, width: int) -> str:
+    """`text` cut from the left to `width` cells with a leading `…` (the end of a path matters most)."""
+    if cell_len(text) <= width:
+        return text
+    if width < 8:
+        return ""
+    return "…" + text[-(width - 1):]
+
+
 class StatusBar(Horizontal):
-    """One row: chip · provider/model · project folder."""
+    """One row: chip · provider/model · project folder (shortened from the left to fit)."""
 
     def __init__(self, *, provider: str, project: str, id: str | None = None) -> None:
         super().__init__(id=id)
@@ -49,3 +59,11 @@ class StatusBar(Horizontal):
         yield ModeChip(id="chip")
         yield Static(Text(self._provider), id="provider")
         yield Static(Text(self._project), id="project")
+
+    def on_resize(self) -> None:
+        self.fit()
+
+    def fit(self) -> None:
+        chip = self.query_one(ModeChip)
+        used = cell_len(chip.text) + 2 + cell_len(self._provider) + 2 + 2  # paddings
+        self.query_one("#project", Static).update(Text(elide_left(self._project, self.size.width - used)))

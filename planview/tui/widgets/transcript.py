@@ -9,9 +9,11 @@ mounted (older ones are pruned from the top).
 from __future__ import annotations
 
 import re
+from typing import Any
 
-from rich.console import RenderableType
+from rich.console import Group, RenderableType
 from rich.markdown import Markdown as RichMarkdown
+from rich.padding import Padding
 from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
@@ -30,7 +32,7 @@ def clean(text: str) -> str:
     return _CONTROL.sub("", text.replace("\r\n", "\n"))
 
 
-def render_tool(
+def tool_parts(
     headline: str,
     result: str | None,
     *,
@@ -38,8 +40,8 @@ def render_tool(
     reason: str | None = None,
     error: bool = False,
     expanded: bool = False,
-) -> Text:
-    """A tool row: the call as a headline, the result indented under it, long results collapsed."""
+) -> tuple[Text, Text | None]:
+    """A tool row's headline (mark + call) and its body (the result, long ones collapsed)."""
     if result is None:
         mark, mark_style = "…", "dim"
     elif refused:
@@ -48,29 +50,36 @@ def render_tool(
         mark, mark_style = "✗", "red"
     else:
         mark, mark_style = "✓", "green"
-    out = Text()
-    out.append(f"{mark} ", style=mark_style)
-    out.append(clean(headline), style="bold red" if refused else "bold")
+    head = Text()
+    head.append(f"{mark} ", style=mark_style)
+    head.append(clean(headline), style="bold red" if refused else "bold")
     if result is None:
-        return out
+        return head, None
     if refused:
         # The reason is what the model was told; the result repeats it, so show it once.
-        body = f"refused: {clean(reason or result)}"
-        body_style = "red"
+        body_text, body_style = f"refused: {clean(reason or result)}", "red"
     else:
-        body = clean(result).rstrip("\n")
-        body_style = "red" if error else "default"
-    lines = body.split("\n") if body else []
+        body_text, body_style = clean(result).rstrip("\n"), ("red" if error else "")
+    lines = body_text.split("\n") if body_text else []
     hidden = 0
     if not expanded and len(lines) > COLLAPSED_LINES:
         hidden = len(lines) - COLLAPSED_LINES
         lines = lines[:COLLAPSED_LINES]
-    for line in lines:
-        out.append("\n  ")
-        out.append(line, style=body_style)
+    body = Text("\n".join(lines), style=body_style)
     if hidden:
-        out.append("\n  ")
-        out.append(f"… {hidden} more line{'s' if hidden != 1 else ''} ({EXPAND_KEY} to expand)", style="dim italic")
+        body.append(f"\n… {hidden} more line{'s' if hidden != 1 else ''} ({EXPAND_KEY} to expand)",
+                    style="dim italic")
+    return head, body if body.plain else None
+
+
+def render_tool(headline: str, result: str | None, **kwargs: Any) -> Text:
+    """The row as one Text, the body indented by two spaces (what the row shows, unwrapped)."""
+    head, body = tool_parts(headline, result, **kwargs)
+    out = head.copy()
+    if body is not None:
+        for line in body.split("\n"):
+            out.append("\n  ")
+            out.append_text(line)
     return out
 
 
@@ -149,16 +158,10 @@ class ToolRow(Static):
         return self.result is not None and self.result.count("\n") + 1 > COLLAPSED_LINES
 
     def _paint(self) -> None:
-        self.update(
-            render_tool(
-                self.headline,
-                self.result,
-                refused=self.refused,
-                reason=self.reason,
-                error=self.error,
-                expanded=self.expanded,
-            )
-        )
+        head, body = tool_parts(self.headline, self.result, refused=self.refused, reason=self.reason,
+                                error=self.error, expanded=self.expanded)
+        # Padding gives wrapped result lines a hanging indent under the headline.
+        self.update(head if body is None else Group(head, Padding(body, (0, 0, 0, 2))))
 
 
 class Transcript(VerticalScroll):
@@ -172,6 +175,8 @@ class Transcript(VerticalScroll):
         self.expanded = False
         self._assistant: AssistantRow | None = None
         self._tools: dict[str, ToolRow] = {}
+        self._pending: list[Static] = []  # rows waiting for the next batched mount
+        self._flush_scheduled = False
         self.rows_added = 0
 
     # -- adding rows -------------------------------------------------------------------------
@@ -208,7 +213,7 @@ class Transcript(VerticalScroll):
     def tool_finished(self, call_id: str, name: str, result: str, *, refused: bool, reason: str | None,
                       error: bool) -> None:
         row = self._tools.pop(call_id, None)
-        if row is None or not row.is_attached:
+        if row is None:
             # Started before the rows were pruned (or never announced): show it as a fresh row.
             self.end_message()
             row = ToolRow(call_id, name, name)
@@ -225,9 +230,26 @@ class Transcript(VerticalScroll):
 
     # -- internals --------------------------------------------------------------------------
     def _add(self, row: Static) -> None:
-        follow = self._at_bottom()
-        self.mount(row)
+        # Rows are mounted in batches: a burst of events (a fast model, a replayed script) costs
+        # one mount and one layout instead of one per row.
+        self._pending.append(row)
         self.rows_added += 1
+        if not self._flush_scheduled:
+            self._flush_scheduled = True
+            self.call_later(self._flush_pending)
+
+    def _flush_pending(self) -> None:
+        self._flush_scheduled = False
+        rows, self._pending = self._pending, []
+        if not rows:
+            return
+        if len(rows) > self.max_rows:  # rows that would be pruned at once are never mounted
+            for row in rows[: -self.max_rows]:
+                if isinstance(row, ToolRow):
+                    self._tools.pop(row.call_id, None)
+            rows = rows[-self.max_rows :]
+        follow = self._at_bottom()
+        self.mount_all(rows)
         self._prune()
         if follow:
             self.call_after_refresh(self.scroll_end, animate=False)
