@@ -202,3 +202,17 @@ def test_concurrent_appends_from_several_processes(tmp_path: Path) -> None:
     for worker in range(4):       # each writer's own events stay in its order
         mine = [e["plan"] for e in result.events if e["approver"] == f"w{worker}"]
         assert mine == [f"plans/w{worker}-{n}.md" for n in range(25)]
+
+
+def test_cached_verification_still_sees_later_tampering(tmp_path: Path) -> None:
+    ledger = make_ledger(tmp_path, 4)
+    assert ledger.verify().ok                      # caches the verified prefix
+    lines = lines_of(ledger)
+    lines[1] = lines[1].replace(b"p1.md", b"p9.md")
+    write_lines(ledger, lines)
+    assert ledger.verify().first_bad_seq == 2      # same object: the cache must not hide it
+    fresh = Ledger(ledger.path)
+    assert fresh.verify().first_bad_seq == 2
+    events = make_ledger(tmp_path / "other", 2).events()
+    with pytest.raises(TypeError):
+        events[0]["approver"] = "Eve"              # events are read-only views

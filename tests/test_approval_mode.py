@@ -118,3 +118,14 @@ def test_approval_package_never_imports_textual() -> None:
         "sys.exit('textual' in sys.modules)"
     )
     assert subprocess.run([sys.executable, "-c", code], timeout=60).returncode == 0
+
+
+def test_bypass_config_is_refused_at_load(project: Path) -> None:
+    from planview.approval import BypassConfigError
+    from planview.config import load_config
+
+    config = project / ".planview" / "config.toml"
+    config.parent.mkdir(exist_ok=True)
+    config.write_text('permissionMode = "bypassPermissions"\n')
+    with pytest.raises(BypassConfigError, match="plan-mode gate off"):
+        load_config(paths=(config,), env={})

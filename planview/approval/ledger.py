@@ -23,6 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from planview.approval.errors import LedgerError
@@ -91,6 +92,7 @@ class Ledger:
         self.head_path = self.path.with_name("ledger.head")
         self.lock_path = self.path.with_name("ledger.lock")
         self._lock = _LockState()
+        self._prefix: VerifiedPrefix | None = None
 
     # -- locking ---------------------------------------------------------------------------
     @contextmanager
@@ -128,7 +130,8 @@ class Ledger:
         with self.locked(exclusive=False):
             data = self.path.read_bytes()
             head = self._read_head()
-        return check_ledger(data, head)
+            result, self._prefix = _check(data, head, self._prefix)
+        return result
 
     def events(self) -> tuple[Mapping[str, Any], ...]:
         """All events, verified; raises LedgerError naming the first bad line."""
@@ -157,7 +160,7 @@ class Ledger:
             raise ValueError("seq and prev are assigned by the ledger")
         with self.locked(exclusive=True):
             existing = self.path.read_bytes() if self.path.exists() else b""
-            result = check_ledger(existing, self._read_head())
+            result, self._prefix = _check(existing, self._read_head(), self._prefix)
             if not result.ok:
                 raise LedgerError(
                     f"{self.path}: {result.describe()}; refusing to append to it. {_REPAIR_HINT}"
@@ -205,50 +208,69 @@ def _split(data: bytes) -> tuple[list[bytes], bytes | None]:
     return parts, (tail if tail else None)
 
 
+@dataclass(frozen=True)
+class VerifiedPrefix:
+    """Lines already verified: re-checked with one sha256 over their bytes instead of a re-parse."""
+
+    length: int                              # bytes of complete, verified lines
+    digest: str                              # sha256 of data[:length]
+    events: tuple[Mapping[str, Any], ...]
+    hashes: tuple[str, ...]
+
+
 def check_ledger(data: bytes, head: Any) -> Verification:
     """Pure verification of ledger bytes against its head record (None when there is no head file)."""
-    lines, torn = _split(data)
+    return _check(data, head, None)[0]
+
+
+def _check(data: bytes, head: Any, prefix: VerifiedPrefix | None) -> tuple[Verification, VerifiedPrefix | None]:
     events: list[Mapping[str, Any]] = []
     hashes: list[str] = []
+    offset = 0
+    if prefix is not None and len(data) >= prefix.length and sha256_hex(data[: prefix.length]) == prefix.digest:
+        events, hashes, offset = list(prefix.events), list(prefix.hashes), prefix.length
+    lines, torn = _split(data[offset:])
 
     def bad(line: int, message: str) -> Verification:
         return Verification(ok=False, events=tuple(events[: line - 1]), problem=LedgerProblem(line, message))
 
-    for number, raw in enumerate(lines, start=1):
+    for number, raw in enumerate(lines, start=len(events) + 1):
         try:
             obj = json.loads(raw.decode("utf-8"))
         except UnicodeDecodeError:
-            return bad(number, "not valid UTF-8 (edited or corrupted)")
+            return bad(number, "not valid UTF-8 (edited or corrupted)"), None
         except ValueError:
-            return bad(number, "not valid JSON (edited or corrupted)" if raw else "blank line inserted")
+            return bad(number, "not valid JSON (edited or corrupted)" if raw else "blank line inserted"), None
         if not isinstance(obj, dict):
-            return bad(number, "not a JSON object (edited or inserted)")
+            return bad(number, "not a JSON object (edited or inserted)"), None
         try:
             canonical = canonical_json(obj).encode("utf-8")
         except ValueError:
             canonical = b""
         if canonical != raw:
-            return bad(number, "not in canonical form (edited by hand)")
+            return bad(number, "not in canonical form (edited by hand)"), None
         expected_prev = hashes[-1] if hashes else GENESIS
         if obj.get("prev") != expected_prev:
             if number == 1:
-                return bad(1, "prev is not the genesis value (a line was removed or inserted before it)")
+                return bad(1, "prev is not the genesis value (a line was removed or inserted before it)"), None
             if number >= 3 and obj.get("prev") == hashes[-2]:
-                return bad(number - 1, f"inserted (line {number} chains to line {number - 2}, skipping it)")
+                return bad(number - 1, f"inserted (line {number} chains to line {number - 2}, skipping it)"), None
             if obj.get("seq") == number:
-                return bad(number - 1, f"changed after it was written (its hash no longer matches the prev of line {number})")
-            return bad(number, f"out of place: carries seq {obj.get('seq')!r} (a line was removed or moved)")
+                return bad(number - 1, f"changed after it was written (its hash no longer matches the prev of line {number})"), None
+            return bad(number, f"out of place: carries seq {obj.get('seq')!r} (a line was removed or moved)"), None
         if obj.get("seq") != number:
-            return bad(number, f"carries seq {obj.get('seq')!r}, expected {number} (a line was removed, inserted or moved)")
+            return bad(number, f"carries seq {obj.get('seq')!r}, expected {number} (a line was removed, inserted or moved)"), None
         if not isinstance(obj.get("type"), str) or not isinstance(obj.get("at"), str):
-            return bad(number, "missing its type or time")
-        events.append(obj)
+            return bad(number, "missing its type or time"), None
+        events.append(MappingProxyType(obj))
         hashes.append(sha256_hex(raw))
 
-    count = len(lines)
+    length = offset + sum(len(raw) + 1 for raw in lines)
+    verified = VerifiedPrefix(length, sha256_hex(data[:length]), tuple(events), tuple(hashes))
     if torn is not None:
-        return bad(count + 1, f"torn last line ({len(torn)} bytes without a newline: a write was interrupted)")
-    return _check_head(events, hashes, head, bad)
+        torn_at = len(events) + 1
+        return bad(torn_at, f"torn last line ({len(torn)} bytes without a newline: a write was interrupted)"), verified
+    return _check_head(events, hashes, head, bad), verified
 
 
 def _check_head(events: list, hashes: list[str], head: Any, bad) -> Verification:
