@@ -75,3 +75,19 @@ def _gone(pid: int) -> bool:
         return Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z"
     except (FileNotFoundError, IndexError):
         return True
+
+
+async def test_cancelling_the_caller_ends_the_turn_and_propagates(project: Path) -> None:
+    events: list[Any] = []
+    provider = ScriptedProvider.from_text(json.dumps({"text": "slow", "delay": 30}))
+    session = Session(project_root=project, provider=provider, on_event=events.append)
+    task = asyncio.create_task(session.send("hi"))
+    await _wait_for(lambda: len(provider.requests) == 1)
+    task.cancel()
+    try:
+        await asyncio.wait_for(task, 5)
+    except asyncio.CancelledError:
+        pass
+    else:
+        raise AssertionError("the caller's cancellation was swallowed")
+    assert events[-1] == TurnEnded("cancelled") and not session.busy

@@ -313,6 +313,11 @@ class Session:
             raise SessionBusyError("a turn is already running; wait for it to end or cancel it")
         self._task = asyncio.create_task(self._turn(text))
         await self._task
+        caller = asyncio.current_task()
+        if caller is not None and caller.cancelling():
+            # The caller itself was cancelled (Ctrl+C, a closing UI): the turn ended cleanly above,
+            # and the cancellation goes on to the caller instead of being swallowed.
+            raise asyncio.CancelledError
 
     def cancel(self) -> None:
         """Stop the model stream and any running tool; the turn ends with TurnEnded("cancelled")."""
