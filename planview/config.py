@@ -239,6 +239,11 @@ def _check(path: Path, data: Mapping[str, Any]) -> None:
         if not isinstance(table, Mapping):
             raise ConfigError(f"{path}: `{section}` must be a table ([{section}])")
         for key, value in table.items():
+            if section == "provider" and key in ("api_key", "key", "token"):
+                raise ConfigError(
+                    f"{path}: [provider] {key}: planview does not read keys from config files; put the key in an "
+                    'environment variable and name it with api_key_env = "OPENAI_API_KEY"'
+                )
             if key not in allowed:
                 raise ConfigError(
                     f"{path}: unknown setting [{section}] {key}; known: {', '.join(sorted(allowed))}"

@@ -74,6 +74,9 @@ def test_unknown_and_mistyped_settings_are_errors(tmp_path: Path) -> None:
     wrong = write(tmp_path / "b.toml", "[gate]\nallow_read_only_hint = 1\n")
     with pytest.raises(ConfigError, match="true or false"):
         load_config(paths=(wrong,), env={})
+    secret = write(tmp_path / "d.toml", '[provider]\napi_key = "sk-123"\n')
+    with pytest.raises(ConfigError, match="name it with api_key_env"):
+        load_config(paths=(secret,), env={})
     unknown_provider = write(tmp_path / "c.toml", '[provider]\nname = "gemini"\n')
     with pytest.raises(ConfigError, match="unknown provider 'gemini'"):
         load_config(paths=(unknown_provider,), env={})

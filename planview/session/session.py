@@ -127,7 +127,13 @@ class Session:
             current = None
         saved_seq = (state.approval or {}).get("seq")
         if current is not None:
-            self._pin(current)
+            try:
+                self._pin(current)
+            except PlanviewError as exc:  # e.g. the evidence packet no longer verifies: plan again
+                self.mode, self.approval, self._packet, self._stale = "plan", None, None, ()
+                self._note_pending = True
+                self.resume_notice = f"The approval of {self.relative(self.plan_path)} cannot be used: {exc}"
+                return
             if saved_seq != current.seq:
                 steps = _steps(self.store.read(self.plan_path))
                 merge = self.seed_steps(steps, emit=False)
