@@ -9,6 +9,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rich.cells import cell_len
+
+from planview.tui.review.text import fit_cells
+
 
 def percent(top: int, height: int, total: int) -> int:
     """How far down the view is: 0 at the top, 100 when the end is visible, 1..99 between."""
@@ -42,16 +46,8 @@ class ScrollRow:
 
     @property
     def text(self) -> str:
-        gap = max(0, self.width - len(self.section) - len(self.gauge))
+        gap = max(0, self.width - cell_len(self.section) - cell_len(self.gauge))
         return f"{self.section}{' ' * gap}{self.gauge}" if self.section else self.gauge.rjust(self.width)
-
-
-def _fit(label: str, room: int) -> str:
-    if len(label) <= room:
-        return label
-    if room < 3:
-        return ""
-    return label[: room - 1].rstrip() + "…"
 
 
 def scroll_row(section: str | None, changed: bool, top: int, height: int, total: int, width: int) -> ScrollRow:
@@ -65,14 +61,14 @@ def scroll_row(section: str | None, changed: bool, top: int, height: int, total:
     for gauge in (full, short):
         if not label and len(gauge) <= width:
             return ScrollRow("", gauge, width)
-        if len(label) + 2 + len(gauge) <= width:
+        if cell_len(label) + 2 + len(gauge) <= width:
             return ScrollRow(label, gauge, width)
     # Shorten the section name, keeping "§ " and the "· changed" note when possible.
     room = width - 2 - len(short)
     if section is not None:
         for tail in (suffix, ""):
             title_room = room - 2 - len(tail)
-            title = _fit(section, title_room)
+            title = fit_cells(section, title_room) if title_room >= 3 else ""
             if title:
                 return ScrollRow(f"§ {title}{tail}", short, width)
     return ScrollRow("", short if len(short) <= width else "", width)

@@ -465,7 +465,10 @@ class SectionRenderer:
         strips = []
         sources = []
         for line, src in lines:
-            segments = [s for s in line.render(console) if s.text]
+            if line.spans or not line.style:
+                segments = [s for s in line.render(console) if s.text]
+            else:  # Text.render drops the base style of a line without spans
+                segments = [Segment(line.plain, console.get_style(line.style))] if line.plain else []
             strip = Strip(segments)
             if strip.cell_length > width:
                 strip = strip.crop(0, width)

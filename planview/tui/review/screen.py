@@ -13,6 +13,8 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from rich.cells import cell_len
+from rich.style import Style
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -32,7 +34,7 @@ from planview.tui.review.body import PlanBody, theme_from_variables
 from planview.tui.review.editor import RefineEditor
 from planview.tui.review.keys import KeysHelp
 from planview.tui.review.render import clean_text
-from planview.tui.review.text import is_empty_plan, plan_label
+from planview.tui.review.text import fit_cells, is_empty_plan, plan_label
 from planview.tui.styles import stylesheet
 
 _ROW_PADDING = 2  # the rows have one column of padding on each side (review.tcss)
@@ -78,6 +80,7 @@ class ReviewScreen(Screen[ReviewDecision]):
         self._seen_text = ""
         self._baselines: ReviewBaselines | None = None
         self._unsaved: str | None = None  # shown text whose baseline save is scheduled
+        self._variables: dict[str, str] = {}  # the theme's resolved colours
 
     # -- layout -------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -112,7 +115,9 @@ class ReviewScreen(Screen[ReviewDecision]):
 
     def _apply_theme(self) -> None:
         app = self.app
-        self.body.set_theme(theme_from_variables(app.theme, app.current_theme.dark, app.get_css_variables()))
+        self._variables = app.get_css_variables()
+        self.body.set_theme(theme_from_variables(app.theme, app.current_theme.dark, self._variables))
+        self._update_rows()
 
     def on_resize(self) -> None:
         self._update_rows()
@@ -302,7 +307,7 @@ class ReviewScreen(Screen[ReviewDecision]):
     def _update_rows(self) -> None:
         if not self.is_mounted:
             return
-        self.query_one("#title", Static).update(Text(self.title_text, no_wrap=True, overflow="ellipsis"))
+        self.query_one("#title", Static).update(self._title_row())
         summary = self.query_one("#summary", Static)
         summary.update(Text(self.summary_text, no_wrap=True, overflow="ellipsis"))
         summary.display = bool(self.summary_text)
@@ -315,7 +320,19 @@ class ReviewScreen(Screen[ReviewDecision]):
             hint_row.append(key, style)
             if label:
                 hint_row.append(" " + label)
-        self.query_one("#hints", Static).update(_themed(hint_row, self))
+        self.query_one("#hints", Static).update(_themed(hint_row, self._variables))
+
+    def _title_row(self) -> Text:
+        """The plan's title, and its path on the right when both fit."""
+        width = self._row_width()
+        title = fit_cells(self.title_text, width)
+        path = self._display_path()
+        row = Text(title, no_wrap=True)
+        room = width - cell_len(title) - 3
+        if cell_len(path) <= room:
+            row.append(" " * (width - cell_len(title) - cell_len(path)))
+            row.append(path, Style(bold=False, dim=True))
+        return row
 
     def _update_position(self) -> None:
         row = self.query_one("#scrollrow", Static)
@@ -327,8 +344,8 @@ class ReviewScreen(Screen[ReviewDecision]):
             if fitted.section:
                 text.append(fitted.section, "bold")
                 if fitted.section.endswith("· changed"):
-                    text.stylize(_themed_style(self, "warning"), len(fitted.section) - len("· changed"))
-            text.append(" " * max(0, fitted.width - len(fitted.section) - len(fitted.gauge)))
+                    text.stylize(self._variables.get("warning", "yellow"), len(fitted.section) - len("· changed"))
+            text.append(" " * max(0, fitted.width - cell_len(fitted.section) - len(fitted.gauge)))
             text.append(fitted.gauge)
             row.update(text)
 
@@ -433,13 +450,8 @@ class ReviewScreen(Screen[ReviewDecision]):
         self.dismiss(Refine(text))
 
 
-def _themed_style(screen: Screen, name: str) -> str:
-    return screen.app.get_css_variables().get(name, "yellow")
-
-
-def _themed(text: Text, screen: Screen) -> Text:
+def _themed(text: Text, variables: dict[str, str]) -> Text:
     """Resolve `$variable` colours in span styles against the app theme."""
-    variables = screen.app.get_css_variables()
     spans = []
     for span in text.spans:
         style = span.style
