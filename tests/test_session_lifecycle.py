@@ -330,3 +330,24 @@ async def test_refused_and_malformed_calls_reach_the_model_as_results(project: P
     assert absent.error and "not found in README.md" in absent.result
     tool_messages = [m for m in session.conversation if m["role"] == "tool"]
     assert [m["content"] for m in tool_messages] == [unknown.result, missing.result, absent.result]
+
+
+async def test_deleted_plan_after_approval_refuses_writes(project: Path) -> None:
+    events: list[Any] = []
+    provider = ScriptedProvider.from_text(
+        turns(
+            {"tool_calls": [call("write_plan", title="Hello", content=PLAN)]},
+            {"tool_calls": [call("exit_plan_mode")]},
+            {"text": "approved"},
+        )
+    )
+    session = Session(project_root=project, provider=provider, ui=FakeUI(approve_as_shown), on_event=events.append,
+                      plan_mode=True)
+    await session.send("plan")
+    assert session.mode == "execute"
+    session.plan_path.unlink()
+    add_turns(provider, {"tool_calls": [call("bash", command="touch made.txt")]})
+    await session.send("go")
+    refused = results(events, "bash")[-1]
+    assert refused.refused and "changed after approval" in refused.result and "was deleted" in refused.result
+    assert not (project / "made.txt").exists() and session.mode == "plan"

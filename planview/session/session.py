@@ -465,22 +465,25 @@ class Session:
         if self.approval is None or self.plan_path is None:
             return None
         path = self.plan_path
+        detail = "it no longer matches the approval"
+        sections: tuple[str, ...] = ()
         try:
             # One ledger read in the common case (still current); the revocation only when it is not.
             if self.approvals.status(path).state == "approved":
                 return None
             revocation = self.approvals.check_and_revoke(path)
-            sections = tuple(revocation.changed_sections) if revocation is not None else ()
-        except PlanviewError as exc:
-            sections = (f"the plan could not be checked: {exc}",)
+            if revocation is not None:
+                sections = tuple(revocation.changed_sections)
+                detail = f"changed sections: {', '.join(sections)}" if sections else revocation.reason
+        except PlanviewError as exc:  # fail closed: an approval that cannot be checked does not hold
+            detail = f"it could not be checked: {exc}"
         rel = self.relative(path)
-        changed = ", ".join(sections) if sections else "the plan file"
         self.mode, self.approval, self._packet = "plan", None, None
         self._stale = sections
         self._note_pending = True
-        self._mode_changed(f"plan changed after approval: {changed}")
+        self._mode_changed(f"plan changed after approval: {', '.join(sections) or detail}")
         return (
-            f"Refused: the approved plan {rel} changed after approval (changed sections: {changed}). "
+            f"Refused: the approved plan {rel} changed after approval ({detail}). "
             "Nothing was run. The session is back in plan mode: review the change, then call exit_plan_mode "
             "to get the plan approved again before any write."
         )
