@@ -18,7 +18,7 @@ from planview.errors import PlanviewError
 from planview.plan.canonical import canonical_sha256
 from planview.plan.decision import ReviewDecision
 from planview.plan.store import PlanStore, planview_home
-from planview.session import lifecycle
+from planview.session import dispatch, lifecycle
 from planview.session import todos as todolist
 from planview.session.events import (
     ConfirmationRequested,
@@ -31,13 +31,11 @@ from planview.session.events import (
     TextDelta,
     Todo,
     TodosChanged,
-    ToolFinished,
-    ToolStarted,
     TurnEnded,
 )
 from planview.session.persistence import SessionLog, SessionState, find_session, read_session
 from planview.session.providers.base import ModelRequest, ModelToolCall, Provider, TextChunk, ToolCallChunk
-from planview.session.tools import REGISTRY, ToolContext, ToolResult, headline, schemas_for, validate
+from planview.session.tools import ToolResult, schemas_for
 from planview.session.ui import ReviewRequest, SessionUI
 
 DEFAULT_MAX_REQUESTS = 200  # model requests in one user turn before the session stops a runaway loop
@@ -414,79 +412,14 @@ class Session:
         self._append({"role": "tool", "tool_call_id": call.id, "name": call.name, "content": text})
 
     async def _run_call(self, call: ModelToolCall) -> ToolResult:
-        from planview.gate import ToolCall, decide
+        return await dispatch.run_call(self, call)
 
-        args = dict(call.arguments)
-        self._emit(ToolStarted(call.id, call.name, args, headline(call.name, args)))
-        if call.invalid:
-            return self._refuse(call, f"malformed tool call: {call.invalid}; send the arguments as a JSON object")
-        tool = REGISTRY.get(call.name)
-        decision = decide(
-            ToolCall(call.name, args, builtin=tool is not None, input_schema=tool.parameters if tool else None),
-            self.mode,
-            self.policy,
-        )
-        if not decision.allowed:
-            return self._refuse(call, decision.reason)
-        if tool is None:
-            return self._finish(call, ToolResult(f"unknown tool {call.name!r}; available: {', '.join(REGISTRY)}", error=True))
-        args = dict(decision.call.input)
-        problem = validate(tool.parameters, args)
-        if problem:
-            return self._finish(call, ToolResult(f"{call.name}: {problem}", error=True))
-        if tool.mutating and self.mode == "execute":
-            pinned = self._check_pin()
-            if pinned is not None:
-                return self._refuse(call, pinned)
-        try:
-            result = await tool.run(ToolContext(self.project_root, self), args)
-        except asyncio.CancelledError:
-            self._emit(ToolFinished(call.id, call.name, "cancelled by the user", False, None, True))
-            raise
-        except PlanviewError as exc:
-            result = ToolResult(str(exc), error=True)
-        except OSError as exc:
-            result = ToolResult(f"{call.name} failed: {exc.strerror or exc}", error=True)
-        except Exception as exc:  # a tool bug must not end the session; the model sees it
-            result = ToolResult(f"{call.name} failed unexpectedly: {type(exc).__name__}: {exc}", error=True)
-        return self._finish(call, result)
-
-    def _refuse(self, call: ModelToolCall, reason: str) -> ToolResult:
-        text = reason if reason.lower().startswith("refused") else f"Refused: {reason}"
-        self._emit(ToolFinished(call.id, call.name, text, True, reason, False))
-        return ToolResult(text, error=True)
-
-    def _finish(self, call: ModelToolCall, result: ToolResult) -> ToolResult:
-        self._emit(ToolFinished(call.id, call.name, result.text, False, None, result.error))
-        return result
-
-    def _check_pin(self) -> str | None:
-        """The hash pin: None when the approval is still current, else the refusal (and back to planning)."""
-        if self.approval is None or self.plan_path is None:
-            return None
-        path = self.plan_path
-        detail = "it no longer matches the approval"
-        sections: tuple[str, ...] = ()
-        try:
-            # One ledger read in the common case (still current); the revocation only when it is not.
-            if self.approvals.status(path).state == "approved":
-                return None
-            revocation = self.approvals.check_and_revoke(path)
-            if revocation is not None:
-                sections = tuple(revocation.changed_sections)
-                detail = f"changed sections: {', '.join(sections)}" if sections else revocation.reason
-        except PlanviewError as exc:  # fail closed: an approval that cannot be checked does not hold
-            detail = f"it could not be checked: {exc}"
-        rel = self.relative(path)
+    def _revert_to_plan(self, stale_sections: tuple[str, ...], note: str) -> None:
+        """The pin failed: planning again, with the approval dropped and the plan marked stale."""
         self.mode, self.approval, self._packet = "plan", None, None
-        self._stale = sections
+        self._stale = stale_sections
         self._note_pending = True
-        self._mode_changed(f"plan changed after approval: {', '.join(sections) or detail}")
-        return (
-            f"Refused: the approved plan {rel} changed after approval ({detail}). "
-            "Nothing was run. The session is back in plan mode: review the change, then call exit_plan_mode "
-            "to get the plan approved again before any write."
-        )
+        self._mode_changed(note)
 
 
 def _steps(text: str) -> tuple[Any, ...]:
