@@ -18,6 +18,7 @@ LINE_CAP = 2000  # characters per line shown
 OUTPUT_CAP = 30_000  # characters per tool result
 MATCH_CAP = 200
 LIST_CAP = 500
+GREP_FILE_CAP = 5 * 1024 * 1024  # the Python fallback skips larger files
 SKIP_DIRS = {".git", ".planview", "node_modules", "__pycache__", ".venv", "venv", ".mypy_cache", ".pytest_cache", ".ruff_cache"}
 
 
@@ -129,6 +130,8 @@ def _grep_python(root: Path, pattern: str, where: Path, glob: Any) -> list[str]:
         if isinstance(glob, str) and glob and not (fnmatch.fnmatch(rel, glob) or fnmatch.fnmatch(path.name, glob)):
             continue
         try:
+            if path.stat().st_size > GREP_FILE_CAP:  # logs, dumps, bundles: not source to search
+                continue
             data = path.read_bytes()
         except OSError:
             continue
