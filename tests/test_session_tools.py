@@ -45,10 +45,16 @@ async def test_grep_python_fallback_and_ripgrep_agree(tmp_path: Path, monkeypatc
     assert sorted(everything.text.splitlines()) == ["notes.md:1:greeting in prose", "src/m.py:1:def greeting():"]
     with pytest.raises(ToolError, match="invalid regular expression"):
         await run(tmp_path, "grep", pattern="(")
+    (tmp_path / ".github").mkdir()
+    (tmp_path / ".github" / "ci.yml").write_text("run: greeting\n")
+    python_hidden = await run(tmp_path, "grep", pattern="greeting")
     monkeypatch.undo()
     if files.shutil.which("rg"):
         rg = await run(tmp_path, "grep", pattern="greet", glob="*.py")
         assert rg.text == python.text
+        rg_hidden = await run(tmp_path, "grep", pattern="greeting")
+        assert sorted(rg_hidden.text.splitlines()) == sorted(python_hidden.text.splitlines())
+        assert ".github/ci.yml:1:run: greeting" in rg_hidden.text and ".git/" not in rg_hidden.text
 
 
 async def test_find_and_ls(tmp_path: Path) -> None:

@@ -92,7 +92,9 @@ async def grep(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
 
 
 async def _grep_rg(rg: str, root: Path, pattern: str, where: Path, glob: Any) -> list[str]:
-    argv = [rg, "--line-number", "--no-heading", "--color", "never", "--max-columns", str(LINE_CAP)]
+    # --hidden: dotfiles (.github/, .env.example) are source too; .git and ignored files stay out.
+    argv = [rg, "--line-number", "--no-heading", "--color", "never", "--max-columns", str(LINE_CAP),
+            "--hidden", "--glob", "!.git/"]
     if isinstance(glob, str) and glob:
         argv += ["--glob", glob]
     argv += ["-e", pattern, "--", os.path.relpath(where, root)]
