@@ -216,3 +216,12 @@ def test_cached_verification_still_sees_later_tampering(tmp_path: Path) -> None:
     events = make_ledger(tmp_path / "other", 2).events()
     with pytest.raises(TypeError):
         events[0]["approver"] = "Eve"              # events are read-only views
+
+
+def test_deleting_the_whole_ledger_is_caught(tmp_path: Path) -> None:
+    ledger = make_ledger(tmp_path, 3)
+    ledger.path.unlink()
+    result = Ledger(ledger.path).verify()
+    assert not result.ok and result.first_bad_seq == 1 and "removed" in result.describe()
+    with pytest.raises(LedgerError):
+        ledger.append({"type": "approved", "plan": "plans/x.md"})

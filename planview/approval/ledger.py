@@ -13,7 +13,6 @@ crash mid-write) is reported, never dropped or repaired: the ledger is evidence.
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import os
@@ -27,6 +26,11 @@ from types import MappingProxyType
 from typing import Any
 
 from planview.approval.errors import LedgerError
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no flock; refuse to write rather than risk a race
+    fcntl = None  # type: ignore[assignment]
 
 GENESIS = "0" * 64
 EVENT_TYPES = frozenset({"approved", "revoked", "rejected"})
@@ -109,6 +113,8 @@ class Ledger:
                 finally:
                     state.depth -= 1
                 return
+            if fcntl is None:  # pragma: no cover
+                raise LedgerError("the approval ledger needs fcntl.flock (Linux or macOS); this platform has none")
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
             try:
@@ -125,10 +131,10 @@ class Ledger:
     # -- reading ---------------------------------------------------------------------------
     def verify(self) -> Verification:
         """Check every line, the chain and the head; report the first bad line instead of raising."""
-        if not self.path.exists():
+        if not self.path.exists() and not self.head_path.exists():
             return Verification(ok=True, events=())
         with self.locked(exclusive=False):
-            data = self.path.read_bytes()
+            data = self.path.read_bytes() if self.path.exists() else b""
             head = self._read_head()
             result, self._prefix = _check(data, head, self._prefix)
         return result
