@@ -351,3 +351,24 @@ async def test_deleted_plan_after_approval_refuses_writes(project: Path) -> None
     refused = results(events, "bash")[-1]
     assert refused.refused and "changed after approval" in refused.result and "was deleted" in refused.result
     assert not (project / "made.txt").exists() and session.mode == "plan"
+
+
+async def test_resume_respects_the_users_return_to_planning(project: Path) -> None:
+    provider = ScriptedProvider.from_text(
+        turns(
+            {"tool_calls": [call("write_plan", title="Hello", content=PLAN)]},
+            {"tool_calls": [call("exit_plan_mode")]},
+            {"text": "approved"},
+        )
+    )
+    session = Session(project_root=project, provider=provider, ui=FakeUI(approve_as_shown), plan_mode=True)
+    await session.send("plan")
+    assert session.mode == "execute"
+    session.enter_plan_mode()  # the user's toggle, after the approval
+    restored = Session.resume(project_root=project, provider=ScriptedProvider(()))
+    assert restored.mode == "plan" and restored.approval is None and restored.resume_notice is None
+    # A newer approval from outside (planview approve after a change) does resume into execute mode.
+    session.plan_path.write_text(PLAN.replace("A tiny script", "A small script"))
+    Approvals(project / ".planview", project).approve(session.plan_path)
+    again = Session.resume(project_root=project, provider=ScriptedProvider(()))
+    assert again.mode == "execute" and again.resume_notice is not None

@@ -42,6 +42,7 @@ class SessionState:
     todos: tuple[Todo, ...] = ()
     deferred: tuple[str, ...] = ()
     provider: Mapping[str, Any] | None = None  # the provider's own resume point (a script's line)
+    seen_approval: int | None = None  # newest ledger seq this session pinned (a newer one came from outside)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -52,6 +53,7 @@ class SessionState:
             "todos": [asdict(t) for t in self.todos],
             "deferred": list(self.deferred),
             "provider": dict(self.provider) if self.provider else None,
+            "seen_approval": self.seen_approval,
         }
 
 
@@ -200,4 +202,9 @@ def _state(record: Mapping[str, Any]) -> SessionState:
     provider = record.get("provider")
     if provider is not None and not isinstance(provider, dict):
         raise ValueError("provider must be an object or null")
-    return SessionState(mode, record.get("plan_path"), approval, todos, tuple(str(d) for d in deferred), provider)
+    seen = record.get("seen_approval")
+    if seen is not None and not isinstance(seen, int):
+        raise ValueError("seen_approval must be a number or null")
+    return SessionState(
+        mode, record.get("plan_path"), approval, todos, tuple(str(d) for d in deferred), provider, seen
+    )

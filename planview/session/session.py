@@ -82,6 +82,7 @@ class Session:
         self.resume_notice: str | None = None  # set when a resume found the plan approved outside
         self._packet: dict[str, Any] | None = None
         self._stale: tuple[str, ...] | None = None  # changed sections after a revocation
+        self._seen_seq: int | None = None  # newest approval this session pinned
         self._note_pending = self.mode == "plan"
         self._task: asyncio.Task[None] | None = None
         self.id = session_id or SessionLog.new_id()
@@ -124,6 +125,9 @@ class Session:
         except PlanviewError:
             current = None
         saved_seq = (state.approval or {}).get("seq")
+        self._seen_seq = state.seen_approval if state.seen_approval is not None else saved_seq
+        if current is not None and state.mode == "plan" and self._seen_seq is not None and current.seq <= self._seen_seq:
+            current = None  # the user went back to planning after this approval: respect that
         if current is not None:
             try:
                 self._pin(current)
@@ -208,6 +212,7 @@ class Session:
                 todos=self.todos,
                 deferred=self.deferred_steps,
                 provider=self._provider_snapshot(),
+                seen_approval=self._seen_seq,
             )
         )
 
@@ -251,6 +256,7 @@ class Session:
     def _pin(self, record: Any) -> None:
         packet = self.approvals.packet(record)
         self.mode, self.approval, self._stale = "execute", record, None
+        self._seen_seq = max(record.seq, self._seen_seq or 0)
         self._packet = lifecycle.packet_message(packet.to_json(), packet.sha256)
         self._note_pending = False
 
