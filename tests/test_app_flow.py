@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import subprocess
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -58,7 +59,9 @@ def _no_planview_home(monkeypatch: pytest.MonkeyPatch) -> None:
 # -- the whole demo -----------------------------------------------------------------------------
 async def test_demo_flow_plan_refuse_review_approve_execute(tmp_path: Path) -> None:
     root = prepare_demo_project(tmp_path)
-    provider = ScriptedProvider.from_file(SCRIPT)
+    # the demo's pacing delays are for people; the test replays the same turns without them
+    provider = ScriptedProvider([replace(turn, delay=0.0) for turn in ScriptedProvider.from_file(SCRIPT).turns])
+    assert len(provider.turns) == 10
 
     def factory(ui, on_event):
         return Session(project_root=root, provider=provider, ui=ui, on_event=on_event)

@@ -74,6 +74,12 @@ class SessionScreen(Screen):
     def on_mount(self) -> None:
         for line in self.welcome:
             self.transcript.add_notice(line, kind="welcome")
+        conversation = getattr(self.session, "conversation", None) or ()
+        if conversation:
+            from planview.tui.replay import replay_conversation
+
+            replay_conversation(self.transcript, conversation)
+            self.transcript.add_notice(f"Resumed session {getattr(self.session, 'id', '')}.", kind="mode")
         self.sync_from_session()
         todos = tuple(getattr(self.session, "todos", ()) or ())
         if todos:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
@@ -36,6 +37,22 @@ def render_todos(todos: Iterable[Any]) -> Text:
     return out
 
 
+def todo_table(todos: Iterable[Any]) -> Table:
+    """The panel's renderable: the same rows as `render_todos`, long items wrapped under their text."""
+    text = render_todos(todos)
+    lines = text.split("\n")
+    grid = Table.grid()
+    grid.add_column(width=2, no_wrap=True)
+    grid.add_column(ratio=1)
+    for line in lines[1:]:
+        grid.add_row(line[:2], line[2:])
+    table = Table.grid()
+    table.add_column(ratio=1)
+    table.add_row(lines[0])
+    table.add_row(grid)
+    return table
+
+
 class TodoPanel(Static):
     """Hidden while the list is empty; follows TodosChanged events."""
 
@@ -47,7 +64,7 @@ class TodoPanel(Static):
     def set_todos(self, todos: Iterable[Any]) -> None:
         self.todos = tuple(todos)
         self.display = bool(self.todos)
-        self.update(render_todos(self.todos))
+        self.update(todo_table(self.todos))
 
     @property
     def progress(self) -> tuple[int, int]:

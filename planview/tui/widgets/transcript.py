@@ -14,6 +14,7 @@ from typing import Any
 from rich.console import Group, RenderableType
 from rich.markdown import Markdown as RichMarkdown
 from rich.padding import Padding
+from rich.table import Table
 from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
@@ -160,8 +161,12 @@ class ToolRow(Static):
     def _paint(self) -> None:
         head, body = tool_parts(self.headline, self.result, refused=self.refused, reason=self.reason,
                                 error=self.error, expanded=self.expanded)
-        # Padding gives wrapped result lines a hanging indent under the headline.
-        self.update(head if body is None else Group(head, Padding(body, (0, 0, 0, 2))))
+        # A two-column grid and Padding give wrapped lines a hanging indent under the mark.
+        grid = Table.grid()
+        grid.add_column(width=2, no_wrap=True)
+        grid.add_column(ratio=1)
+        grid.add_row(head[:2], head[2:])
+        self.update(grid if body is None else Group(grid, Padding(body, (0, 0, 0, 2))))
 
 
 class Transcript(VerticalScroll):
@@ -223,9 +228,15 @@ class Transcript(VerticalScroll):
         self._follow()
 
     def toggle_expanded(self) -> bool:
+        follow = self._at_bottom()
         self.expanded = not self.expanded
         for row in self.query(ToolRow):
             row.set_expanded(self.expanded)
+        for row in self._pending:
+            if isinstance(row, ToolRow):
+                row.set_expanded(self.expanded)
+        if follow:  # rows changed height: stay pinned to the newest
+            self.call_after_refresh(self.scroll_end, animate=False)
         return self.expanded
 
     # -- internals --------------------------------------------------------------------------

@@ -1,0 +1,82 @@
+"""Resume shows the saved conversation; key binding overrides from config apply."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from planview import cli
+from planview.session.providers.scripted import ScriptedProvider, parse_script
+from planview.session.session import Session
+from planview.tui.app import PlanviewApp
+from planview.tui.widgets.transcript import AssistantRow, NoticeRow, ToolRow, UserRow
+
+
+@pytest.fixture(autouse=True)
+def _env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.delenv("PLANVIEW_HOME", raising=False)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+
+
+def provider(lines: list[dict]) -> ScriptedProvider:
+    return ScriptedProvider(parse_script("\n".join(json.dumps(line) for line in lines)))
+
+
+async def test_resumed_session_shows_its_conversation(project: Path) -> None:
+    first = Session(project_root=project, provider=provider([
+        {"text": "Looking.", "tool_calls": [{"name": "read", "arguments": {"path": "README.md"}}]},
+        {"text": "It is a sample project."},
+    ]))
+    await first.send("what is this?")
+
+    def factory(ui, on_event):
+        return Session.resume(None, project_root=project, provider=provider([]), ui=ui, on_event=on_event)
+
+    app = PlanviewApp(factory, project_root=project)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        t = app.session_screen.transcript
+        assert [r.render().plain for r in t.query(UserRow)] == ["› what is this?"]
+        (tool,) = t.query(ToolRow)
+        assert tool.headline == "read README.md" and "sample project" in tool.result
+        assert [r.text for r in t.query(AssistantRow)] == ["Looking.", "It is a sample project."]
+        assert any(n.render().plain.startswith(f"Resumed session {first.id}") for n in t.query(NoticeRow))
+
+
+def test_resume_flag_restores_the_newest_session(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import asyncio
+
+    saved = Session(project_root=project, provider=provider([{"text": "hi"}]), plan_mode=True)
+    asyncio.run(saved.send("plan something"))
+    script = project / "s.jsonl"
+    script.write_text("")
+    apps: list[PlanviewApp] = []
+    monkeypatch.setattr(PlanviewApp, "run", lambda self, *a, **k: apps.append(self))
+    assert cli.main(["--resume", "--script", str(script)]) == 0
+    (app,) = apps
+    assert app.session.id == saved.id
+    assert app.session.mode == "plan"
+
+
+def test_resume_without_sessions_is_one_clear_line(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    script = project / "s.jsonl"
+    script.write_text("")
+    assert cli.main(["--resume", "--script", str(script)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("planview: ") and len(err.splitlines()) == 1
+
+
+async def test_keymap_overrides_rebind_plan_mode(project: Path) -> None:
+    def factory(ui, on_event):
+        return Session(project_root=project, provider=provider([]), ui=ui, on_event=on_event)
+
+    app = PlanviewApp(factory, project_root=project, keymap={"plan.toggle": "f2"})
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.press("f2")
+        await pilot.pause()
+        assert app.session.mode == "plan"
+        await pilot.press("ctrl+alt+p")  # the default key is replaced, not added to
+        await pilot.pause()
+        assert app.session.mode == "plan"
