@@ -104,6 +104,13 @@ async def test_demo_flow_plan_refuse_review_approve_execute(tmp_path: Path) -> N
         assert [r.tool_name for r in executed].count("set_plan_steps") == 3
         assert not [r.headline for r in executed if r.error or r.refused]
 
+        # a word of the plan changes after approval: the chip says the approval is stale
+        plan.write_text(plan.read_text().replace("prints", "outputs", 1))
+        screen._check_stale()
+        await pilot.pause()
+        assert screen.chip.text == f"⋮ execute · {plan.name} ✗ stale"
+        assert screen.chip.has_class("-stale")
+
 
 async def test_demo_command_prepares_a_project_and_suggests_the_task(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
@@ -266,3 +273,40 @@ async def test_prompt_while_busy_is_kept_not_lost(project: Path) -> None:
         assert screen.prompt.text == "second thought"
         await pilot.press("escape")
         await wait_for(pilot, lambda: not screen.busy, "the cancel")
+
+
+async def test_approve_from_plan_review_hands_over_to_the_agent(project: Path) -> None:
+    plan_text = "# Tidy\n\n## Steps\n\n- [ ] one\n- [ ] two\n"
+    app, provider = scripted_app(
+        project,
+        [{"tool_calls": [{"name": "write_plan", "arguments": {"title": "Tidy", "content": plan_text}}]},
+         {"text": "written"}, {"text": "on it"}],
+        plan_mode=True,
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.session_screen
+        await submit(pilot, app, "plan it")
+        await wait_for(pilot, lambda: not screen.busy and provider.position == 2, "the plan")
+        await submit(pilot, app, "/plan review")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review screen")
+        await pilot.press("a")
+        await wait_for(pilot, lambda: app.screen is screen and provider.position == 3 and not screen.busy,
+                       "the hand-over turn")
+        assert app.session.mode == "execute" and app.session.approval is not None
+        assert screen.chip.text.endswith(" ✓")
+        assert [t.text for t in screen.todos.todos] == ["one", "two"]
+        assert "is approved" in user_texts(app)[-1]
+
+
+async def test_ctrl_c_clears_the_prompt_then_quits(project: Path) -> None:
+    app, _ = scripted_app(project, [])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.session_screen
+        await pilot.press("h", "i")
+        assert screen.prompt.text == "hi"
+        await pilot.press("ctrl+c")
+        assert screen.prompt.text == ""
+        assert app.is_running
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+    assert app.return_code == 0
