@@ -15,28 +15,40 @@ from planview.config import EXAMPLE_CONFIG
 from planview.tui.styles import stylesheet
 
 
+def minimal_example() -> str:
+    """The `[provider]` table of planview.config's example: the least a config file needs."""
+    lines: list[str] = []
+    for line in EXAMPLE_CONFIG.splitlines():
+        if line.startswith("[provider]"):
+            lines = [line]
+        elif lines:
+            if not line.strip():
+                break
+            if not line.lstrip().startswith("#"):
+                lines.append(line)
+    return "\n".join(lines)
+
+
 def first_run_text(user_config: Path, project_config: Path | None = None) -> Text:
     out = Text()
     out.append("Welcome to planview\n\n", style="bold")
-    out.append("No model provider is configured yet, so there is no agent to talk to. Pick one of:\n\n")
-    out.append("  Environment variables", style="bold")
-    out.append(" — for example\n")
-    out.append("    export OPENAI_API_KEY=sk-…          ", style="cyan")
-    out.append("(or ANTHROPIC_API_KEY=…)\n")
-    out.append("    export PLANVIEW_PROVIDER=openai PLANVIEW_MODEL=gpt-4o\n", style="cyan")
-    out.append("    export PLANVIEW_BASE_URL=http://localhost:11434/v1   ", style="cyan")
-    out.append("(Ollama, vLLM, LM Studio…)\n\n")
-    out.append("  A config file", style="bold")
-    out.append(f" at {user_config}")
-    if project_config is not None:
-        out.append(f"\n  or, for this project only, {project_config}")
-    out.append(" — a minimal example:\n\n")
-    for line in EXAMPLE_CONFIG.strip("\n").splitlines():
-        out.append(f"    {line}\n", style="cyan")
-    out.append("\n  Or try it without any of that:", style="bold")
-    out.append("  ")
+    out.append("No model provider is configured, so there is no agent to talk to yet.\n\n")
+    out.append("  Try it now, offline: ", style="bold")
     out.append("planview demo", style="bold green")
-    out.append(" runs a scripted agent on a sample project, offline, no API key.\n\n")
+    out.append(" — a scripted agent plans and edits a sample project; no API key needed.\n\n")
+    out.append("  Or configure a provider\n", style="bold")
+    out.append("    with environment variables, for example\n")
+    out.append("      export OPENAI_API_KEY=sk-…", style="cyan")
+    out.append("      (or ANTHROPIC_API_KEY=…)\n")
+    out.append("      export PLANVIEW_PROVIDER=openai PLANVIEW_MODEL=gpt-4o\n", style="cyan")
+    out.append("      export PLANVIEW_BASE_URL=http://localhost:11434/v1", style="cyan")
+    out.append("   (Ollama, vLLM, LM Studio, …)\n")
+    out.append(f"    or in a config file: {user_config}\n")
+    if project_config is not None:
+        out.append(f"    (or {project_config} for this project only), for example\n")
+    for line in minimal_example().splitlines():
+        out.append(f"      {line}\n", style="cyan")
+    out.append("\n  Then run planview again.  ")
     out.append("Press q to quit.", style="dim")
     return out
 
