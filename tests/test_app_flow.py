@@ -5,12 +5,11 @@ from __future__ import annotations
 import json
 import subprocess
 from collections.abc import Callable
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from planview.demo import DEMO_TASK, SCRIPT, prepare_demo_project
+from planview.demo import DEMO_TASK, NOT_APPROVED, demo_provider, prepare_demo_project
 from planview.session.providers.scripted import ScriptedProvider, parse_script
 from planview.session.session import Session
 from planview.tui.app import PlanviewApp
@@ -60,8 +59,8 @@ def _no_planview_home(monkeypatch: pytest.MonkeyPatch) -> None:
 async def test_demo_flow_plan_refuse_review_approve_execute(tmp_path: Path) -> None:
     root = prepare_demo_project(tmp_path)
     # the demo's pacing delays are for people; the test replays the same turns without them
-    provider = ScriptedProvider([replace(turn, delay=0.0) for turn in ScriptedProvider.from_file(SCRIPT).turns])
-    assert len(provider.turns) == 10
+    provider = demo_provider(paced=False)
+    assert len(provider.turns) == 10 and not any(t.delay for t in provider.turns)
 
     def factory(ui, on_event):
         return Session(project_root=root, provider=provider, ui=ui, on_event=on_event)
@@ -310,3 +309,31 @@ async def test_ctrl_c_clears_the_prompt_then_quits(project: Path) -> None:
         await pilot.press("ctrl+c")
         await pilot.pause()
     assert app.return_code == 0
+
+
+async def test_demo_keep_planning_brings_the_same_plan_back(tmp_path: Path) -> None:
+    root = prepare_demo_project(tmp_path)
+    provider = demo_provider(paced=False)
+
+    def factory(ui, on_event):
+        return Session(project_root=root, provider=provider, ui=ui, on_event=on_event)
+
+    app = PlanviewApp(factory, project_root=root, prompt_text=DEMO_TASK)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.session_screen
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review screen")
+        await pilot.press("escape")  # keep planning
+        await wait_for(pilot, lambda: app.screen is screen and not screen.busy, "the turn to end")
+        await pilot.pause()
+        assert app.session.mode == "plan"
+        assert screen.transcript.children[-1].text == NOT_APPROVED
+        assert "shout" not in (root / "greet.py").read_text()
+
+        await submit(pilot, app, "ok, show it again")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review, again")
+        await pilot.press("a")
+        await wait_for(pilot, lambda: app.screen is screen and not screen.busy, "the steps to run")
+        await pilot.pause()
+        assert screen.todos.progress == (3, 3)
+        assert "shout" in (root / "greet.py").read_text()

@@ -104,13 +104,11 @@ def demo_welcome(root: Path) -> tuple[Any, ...]:
 
 
 def run_demo(args: argparse.Namespace) -> int:
-    from planview.demo import DEMO_TASK, SCRIPT, prepare_demo_project
-    from planview.session.providers.scripted import ScriptedProvider
+    from planview.demo import DEMO_TASK, demo_provider, prepare_demo_project
 
     root = prepare_demo_project()
     os.chdir(root)  # the demo behaves as if started inside the sample project
-    provider = ScriptedProvider.from_file(SCRIPT)
-    provider.label = "scripted demo agent"
+    provider = demo_provider()
 
     from planview.tui.app import PlanviewApp
 

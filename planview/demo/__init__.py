@@ -3,6 +3,11 @@
 `prepare_demo_project()` copies `project/` to a fresh temporary folder and makes it a git
 repository with one commit, so plan mode's read-only git commands have history to read and
 the edits the demo agent makes afterwards show up in `git diff`.
+
+`demo_provider()` replays `script.jsonl`, which assumes the plan gets approved. When the
+reviewer keeps planning or asks for a refinement instead, the scripted agent says it cannot act
+on feedback and rewinds to its `exit_plan_mode` turn, so the next message brings the same plan
+back for review rather than running execute-mode steps that plan mode would refuse.
 """
 
 from __future__ import annotations
@@ -12,8 +17,12 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from planview.errors import PlanviewError
+
+if TYPE_CHECKING:
+    from planview.session.providers.scripted import ScriptedProvider
 
 DEMO_DIR = Path(__file__).resolve().parent
 PROJECT_TEMPLATE = DEMO_DIR / "project"
@@ -62,3 +71,41 @@ def prepare_demo_project(parent: Path | None = None) -> Path:
     _git(root, "add", "-A")
     _git(root, "-c", "commit.gpgsign=false", "commit", "-q", "-m", "greet: a tiny greeting CLI")
     return root
+
+
+NOT_APPROVED = (
+    "Not approved, so I'm still in plan mode and nothing was changed.\n\n"
+    "*This demo agent follows a script and cannot revise the plan from feedback* (a real agent would "
+    "rewrite it with `write_plan` and submit it again). Send any message to get the same plan back for "
+    "review; approve it with **a** to watch the steps run."
+)
+
+
+def demo_provider(*, paced: bool = True) -> ScriptedProvider:
+    """The demo's scripted agent; `paced=False` drops the pauses that let a person watch."""
+    from dataclasses import replace
+
+    from planview.session.providers.base import Done, TextChunk
+    from planview.session.providers.scripted import ScriptedProvider
+
+    class DemoProvider(ScriptedProvider):
+        def __init__(self, base: ScriptedProvider) -> None:
+            turns = base.turns if paced else tuple(replace(t, delay=0.0) for t in base.turns)
+            super().__init__(turns, label="scripted demo agent", digest=base.digest)
+            self.review_turn = next(
+                i for i, t in enumerate(self.turns) if any(c.name == "exit_plan_mode" for c in t.tool_calls)
+            )
+
+        async def stream(self, request: Any):
+            last = request.messages[-1] if request.messages else {}
+            still_planning = any(tool.name == "write_plan" for tool in request.tools)
+            if last.get("role") == "tool" and last.get("name") == "exit_plan_mode" and still_planning:
+                self.requests.append(request)
+                self.position = self.review_turn
+                yield TextChunk(NOT_APPROVED)
+                yield Done("end_turn")
+                return
+            async for event in super().stream(request):
+                yield event
+
+    return DemoProvider(ScriptedProvider.from_file(SCRIPT))

@@ -144,7 +144,13 @@ class PlanviewApp(App):
         except PlanviewError as exc:
             self._notice(str(exc), "error")
             return None
-        self.push_screen(screen, callback)
+        def dismissed(decision: Any) -> None:
+            # A closed review must not keep watching the plan: the agent writes it right after an
+            # approval (set_plan_steps), and a reload on a screen being torn down fails.
+            self.workers.cancel_node(screen)
+            callback(decision)
+
+        self.push_screen(screen, dismissed)
         return screen
 
     # -- user actions shared by slash commands and the palette -------------------------------
