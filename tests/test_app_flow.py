@@ -337,3 +337,16 @@ async def test_demo_keep_planning_brings_the_same_plan_back(tmp_path: Path) -> N
         await pilot.pause()
         assert screen.todos.progress == (3, 3)
         assert "shout" in (root / "greet.py").read_text()
+
+
+async def test_quitting_mid_turn_is_clean(project: Path) -> None:
+    app, _ = scripted_app(project, [{"text": "partial", "tool_calls": [{"name": "ls"}]}, {"delay": 60, "text": "x"}])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.session_screen
+        await submit(pilot, app, "work")
+        await wait_for(pilot, lambda: screen.busy and app.session.busy, "the turn to start")
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+    # run_test re-raises any exception from the app; reaching here means the exit was clean
+    assert app.return_code == 0
+    assert not app.session.busy

@@ -116,6 +116,8 @@ def run_demo(args: argparse.Namespace) -> int:
     app = PlanviewApp(factory, project_root=root, welcome=demo_welcome(root), prompt_text=DEMO_TASK)
     app.run()
     print(f"planview demo: the sample project is at {root}\n"
-          f"  cd {root} && git diff     # the agent's edits\n"
-          f"  planview plans             # the plan it wrote")
+          f"  cd {root}\n"
+          "  git diff           # the agent's edits\n"
+          "  planview plans     # the plan it wrote\n"
+          "  planview audit     # the approval in the ledger")
     return 0

@@ -99,8 +99,10 @@ class PlanviewApp(App):
         self.post_message(SessionEventMessage(event))
 
     def on_session_event_message(self, message: SessionEventMessage) -> None:
-        if self.session_screen is not None:
-            self.session_screen.apply_event(message.event)
+        screen = self.session_screen
+        # Quitting mid-turn cancels the turn; its last events arrive after the screen is gone.
+        if screen is not None and screen.is_attached and not self._exit:
+            screen.apply_event(message.event)
 
     # -- requests from the runtime -----------------------------------------------------------
     def on_review_requested(self, message: ReviewRequested) -> None:

@@ -253,12 +253,17 @@ class SessionScreen(Screen):
         try:
             await self.session.send(text)
         except PlanviewError as exc:
-            self.transcript.add_notice(str(exc), kind="error")
+            self._report(str(exc))
         except Exception as exc:  # the UI must outlive a bug in a provider or tool
-            self.transcript.add_notice(f"{type(exc).__name__}: {exc}", kind="error")
+            self._report(f"{type(exc).__name__}: {exc}")
         finally:
-            self.transcript.end_message()
-            self.set_busy(False)
+            if self.is_attached:  # not when the app is quitting mid-turn
+                self.transcript.end_message()
+                self.set_busy(False)
+
+    def _report(self, message: str) -> None:
+        if self.is_attached:
+            self.transcript.add_notice(message, kind="error")
 
     def set_busy(self, busy: bool) -> None:
         self.busy = busy
