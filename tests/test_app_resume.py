@@ -80,3 +80,32 @@ async def test_keymap_overrides_rebind_plan_mode(project: Path) -> None:
         await pilot.press("ctrl+alt+p")  # the default key is replaced, not added to
         await pilot.pause()
         assert app.session.mode == "plan"
+
+
+async def test_outside_approval_is_told_to_the_agent_with_the_next_message(project: Path) -> None:
+    plan_text = "# Tidy\n\n## Steps\n\n- [ ] one\n"
+    first = Session(project_root=project, plan_mode=True, provider=provider([
+        {"tool_calls": [{"name": "write_plan", "arguments": {"title": "Tidy", "content": plan_text}}]},
+    ]))
+    await first.send("plan it")
+    first.approvals.approve(first.plan_path, approver="Ada")  # as `planview approve` would
+
+    script = provider([{"text": "on it"}])
+
+    def factory(ui, on_event):
+        return Session.resume(None, project_root=project, provider=script, ui=ui, on_event=on_event)
+
+    app = PlanviewApp(factory, project_root=project)
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = app.session_screen
+        assert app.session.resume_notice
+        assert screen.chip.text.endswith(" ✓")
+        assert any("approved outside" in n.render().plain for n in screen.transcript.query(NoticeRow))
+        screen.prompt.load_text("go")
+        await pilot.press("enter")
+        for _ in range(200):
+            await pilot.pause(0.02)
+            if script.position == 1 and not screen.busy:
+                break
+        sent = [m["content"] for m in app.session.conversation if m.get("role") == "user" and not m.get("kind")]
+        assert sent[-1].startswith(app.session.resume_notice) and sent[-1].endswith("\n\ngo")

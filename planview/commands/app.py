@@ -66,19 +66,20 @@ def run_app(args: argparse.Namespace) -> int:
 
     provider = make_provider(config.provider.name, model=config.provider.model, script=args.script,
                              config=config)
-    factory = _session_factory(root, provider, plan_mode=args.plan, resume=args.resume, config=config)
+    factory = _session_factory(root, provider, plan_mode=args.plan, resume=args.resume,
+                               allow_read_only_hint=config.allow_read_only_hint)
     app = PlanviewApp(factory, project_root=root, theme=theme, keymap=keymap)
     app.run()
     return 0
 
 
 def _session_factory(root: Path, provider: Any, *, plan_mode: bool, resume: str | None,
-                     config: Any = None):
+                     allow_read_only_hint: bool = True):
     from planview.session.session import Session
 
     def factory(ui: Any, on_event: Any) -> Any:
         kwargs: dict[str, Any] = {"project_root": root, "provider": provider, "ui": ui, "on_event": on_event,
-                                  "plan_mode": plan_mode}
+                                  "plan_mode": plan_mode, "allow_read_only_hint": allow_read_only_hint}
         if resume is not None:
             return Session.resume(resume or None, **kwargs)
         return Session(**kwargs)

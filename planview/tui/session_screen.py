@@ -80,6 +80,14 @@ class SessionScreen(Screen):
 
             replay_conversation(self.transcript, conversation)
             self.transcript.add_notice(f"Resumed session {getattr(self.session, 'id', '')}.", kind="mode")
+        # A resume that found the plan approved outside (planview approve): the agent learns it with
+        # the next message the user sends.
+        self._resume_notice: str | None = getattr(self.session, "resume_notice", None)
+        if self._resume_notice:
+            self.transcript.add_notice(
+                "The plan was approved outside this session; the agent is told with your next message.",
+                kind="mode",
+            )
         self.sync_from_session()
         todos = tuple(getattr(self.session, "todos", ()) or ())
         if todos:
@@ -246,6 +254,9 @@ class SessionScreen(Screen):
             self._busy_refusal(original or text)
             return
         self.transcript.add_user(original or text)
+        notice, self._resume_notice = getattr(self, "_resume_notice", None), None
+        if notice:
+            text = f"{notice}\n\n{text}"
         self.set_busy(True)
         self.run_worker(self._turn(text), group="turn", exclusive=True, exit_on_error=False)
 
