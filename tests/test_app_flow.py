@@ -350,3 +350,20 @@ async def test_quitting_mid_turn_is_clean(project: Path) -> None:
     # run_test re-raises any exception from the app; reaching here means the exit was clean
     assert app.return_code == 0
     assert not app.session.busy
+
+
+async def test_toggle_adds_one_note_and_palette_lists_plans(project: Path) -> None:
+    app, _ = scripted_app(project, [])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.session_screen
+        await pilot.press("ctrl+alt+p")
+        await pilot.pause()
+        notes = [n.render().plain for n in screen.transcript.query(NoticeRow)]
+        assert notes == ["⋮ plan mode on — the agent can only read; the one thing it may write is its plan"]
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"list plans")
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: len(screen.transcript.query(NoticeRow)) == 2, "the plan listing")
+        assert "No plans yet" in screen.transcript.query(NoticeRow)[-1].render().plain

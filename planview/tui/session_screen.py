@@ -29,6 +29,11 @@ from planview.tui.widgets.todos import TodoPanel
 from planview.tui.widgets.transcript import Transcript
 
 STALE_CHECK_SECONDS = 1.5
+# What the user's own toggle means, added to the runtime's "plan mode on/off" note.
+MODE_NOTES = {
+    "plan": " — the agent can only read; the one thing it may write is its plan",
+    "execute": " — write tools are back",
+}
 
 
 def short_path(path: Path) -> str:
@@ -184,7 +189,8 @@ class SessionScreen(Screen):
             self.approved, self.stale = event.approved, event.stale
             self._paint_chip()
             if event.note:
-                t.add_notice(f"⋮ {event.note}", kind="warning" if event.stale else "mode")
+                extra = MODE_NOTES.get(event.mode, "") if event.note in ("plan mode on", "plan mode off") else ""
+                t.add_notice(f"⋮ {event.note}{extra}", kind="warning" if event.stale else "mode")
         elif isinstance(event, ev.PlanWritten):
             self.plan_path = event.path
             self._paint_chip()
@@ -282,15 +288,8 @@ class SessionScreen(Screen):
 
     # -- actions -----------------------------------------------------------------------------
     def action_toggle_plan(self) -> None:
-        before = getattr(self.session, "mode", None)
-        self.session.toggle_plan_mode()
+        self.session.toggle_plan_mode()  # its ModeChanged event adds the transcript note
         self.sync_from_session()
-        if self.mode != before:
-            if self.mode == "plan":
-                self.transcript.add_notice("⋮ Plan mode on: the agent can only read; the one write allowed is its plan.",
-                                           kind="mode")
-            else:
-                self.transcript.add_notice("⋮ Plan mode off: write tools are back.", kind="mode")
 
     def action_expand_tools(self) -> None:
         expanded = self.transcript.toggle_expanded()
