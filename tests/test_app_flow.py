@@ -99,6 +99,8 @@ async def test_demo_flow_plan_refuse_review_approve_execute(tmp_path: Path) -> N
         assert out.stdout.strip() == "HELLO, ADA!"
         diff = subprocess.run(["git", "diff", "--stat"], cwd=root, capture_output=True, text=True).stdout
         assert "greet.py" in diff and "README.md" in diff and "tests/test_greet.py" in diff
+        t = screen.transcript  # it followed the work to the newest row, even while the review was open
+        assert t.max_scroll_y > 0 and t.scroll_y == t.max_scroll_y
         executed = list(screen.transcript.query(ToolRow))[len(rows):]
         assert [r.tool_name for r in executed].count("set_plan_steps") == 3
         assert not [r.headline for r in executed if r.error or r.refused]

@@ -224,3 +224,24 @@ def test_elide_left_keeps_the_end_of_a_path() -> None:
     assert elide_left("/tmp/demo/greet", 40) == "/tmp/demo/greet"
     assert elide_left("/tmp/planview-demo-abc/greet", 12) == "…o-abc/greet"
     assert elide_left("/tmp/planview-demo-abc/greet", 5) == ""
+
+
+async def test_transcript_follows_new_rows_until_the_user_scrolls_up() -> None:
+    app = TranscriptApp()
+    async with app.run_test(size=(80, 20)) as pilot:
+        t = app.query_one(Transcript)
+        for i in range(40):
+            t.add_user(f"prompt {i}")
+        await pilot.pause()
+        assert t.scroll_y == t.max_scroll_y > 0
+        t.scroll_relative(y=-10, animate=False)  # the user reads something older
+        await pilot.pause()
+        where = t.scroll_y
+        t.add_user("newest")
+        await pilot.pause()
+        assert t.scroll_y == where < t.max_scroll_y
+        t.scroll_end(animate=False)  # back at the bottom: following again
+        await pilot.pause()
+        t.add_user("after")
+        await pilot.pause()
+        assert t.scroll_y == t.max_scroll_y

@@ -200,7 +200,6 @@ class Transcript(VerticalScroll):
             self._assistant = AssistantRow()
             self._add(self._assistant)
         self._assistant.append(delta)
-        self._follow()
 
     def end_message(self) -> None:
         """Close the streaming assistant message (render its final text now)."""
@@ -225,18 +224,14 @@ class Transcript(VerticalScroll):
             row.set_expanded(self.expanded)
             self._add(row)
         row.finish(result, refused=refused, reason=reason, error=error)
-        self._follow()
 
     def toggle_expanded(self) -> bool:
-        follow = self._at_bottom()
         self.expanded = not self.expanded
         for row in self.query(ToolRow):
             row.set_expanded(self.expanded)
         for row in self._pending:
             if isinstance(row, ToolRow):
                 row.set_expanded(self.expanded)
-        if follow:  # rows changed height: stay pinned to the newest
-            self.call_after_refresh(self.scroll_end, animate=False)
         return self.expanded
 
     # -- internals --------------------------------------------------------------------------
@@ -259,18 +254,13 @@ class Transcript(VerticalScroll):
                 if isinstance(row, ToolRow):
                     self._tools.pop(row.call_id, None)
             rows = rows[-self.max_rows :]
-        follow = self._at_bottom()
         self.mount_all(rows)
         self._prune()
-        if follow:
-            self.call_after_refresh(self.scroll_end, animate=False)
 
-    def _follow(self) -> None:
-        if self._at_bottom():
-            self.call_after_refresh(self.scroll_end, animate=False)
-
-    def _at_bottom(self) -> bool:
-        return self.scroll_y >= self.max_scroll_y - 2
+    def on_mount(self) -> None:
+        # Anchored: stays on the newest row as rows arrive or grow; scrolling up releases it and
+        # scrolling back to the bottom re-engages it (Textual's own anchor logic).
+        self.anchor()
 
     def _prune(self) -> None:
         excess = len(self.children) - self.max_rows
