@@ -238,7 +238,7 @@ class PlanBody(ScrollView, can_focus=True):
     def _continue_layout(self, generation: int) -> None:
         if generation != self._generation or self.layout_complete:
             return
-        self._extend(deadline=perf_counter() + CHUNK)
+        self._extend(sections=self._done + 1, deadline=perf_counter() + CHUNK)  # always progress
         self._update_virtual_size()
         self.post_message(self.Moved())
         if not self.layout_complete:
