@@ -314,3 +314,20 @@ async def test_screen_resolves_inside_another_app(tmp_path: Path) -> None:
         await pilot.pause()
         assert not isinstance(host.screen, ReviewScreen)
     assert results == [Refine("more")]
+
+
+async def test_mouse_wheel_scrolls_the_body(tmp_path: Path) -> None:
+    from textual import events
+
+    app = review_app(write(tmp_path, make_plan()), tmp_path)
+    async with app.run_test(size=(80, 30)) as pilot:
+        await pilot.pause()
+        screen = app.review
+        # Pilot has no wheel helper; its private event poster is stable in the pinned textual.
+        await pilot._post_mouse_events([events.MouseScrollDown], "#body", times=1)
+        await pilot.pause()
+        assert screen.body.top_line > 0
+        assert not screen.gauge_text.endswith("(0%)")
+        await pilot._post_mouse_events([events.MouseScrollUp], "#body", times=1)
+        await pilot.pause()
+        assert screen.body.top_line == 0
