@@ -178,6 +178,10 @@ async def test_ctrl_alt_p_toggles_plan_mode(project: Path) -> None:
         await pilot.press("ctrl+alt+p")
         await pilot.pause()
         assert app.session.mode == "execute"
+        # the same chord as a kitty-protocol terminal reports it (modifiers sorted)
+        await pilot.press("alt+ctrl+p")
+        await pilot.pause()
+        assert app.session.mode == "plan"
 
 
 async def test_palette_toggles_plan_mode(project: Path) -> None:

@@ -47,7 +47,10 @@ def short_path(path: Path) -> str:
 class SessionScreen(Screen):
     CSS_PATH = stylesheet("session")
     BINDINGS = [
-        Binding("ctrl+alt+p", "toggle_plan", "plan mode", id="plan.toggle"),
+        # Terminals speaking the kitty keyboard protocol report the chord as "alt+ctrl+p" (Textual sorts
+        # modifiers); legacy ones send ESC ^P, which Textual reads as ctrl+p (the palette, whose first
+        # entry is "Toggle plan mode"). /plan works everywhere.
+        Binding("ctrl+alt+p,alt+ctrl+p", "toggle_plan", "plan mode", id="plan.toggle"),
         Binding("ctrl+o", "expand_tools", "expand", id="tools.expand"),
         Binding("escape", "cancel_turn", "cancel", show=False, id="turn.cancel"),
     ]
