@@ -81,6 +81,7 @@ class ReviewScreen(Screen[ReviewDecision]):
         self._baselines: ReviewBaselines | None = None
         self._unsaved: str | None = None  # shown text whose baseline save is scheduled
         self._variables: dict[str, str] = {}  # the theme's resolved colours
+        self._closing = False  # a decision was made: no more reloads
 
     # -- layout -------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -139,6 +140,8 @@ class ReviewScreen(Screen[ReviewDecision]):
 
     def reload_from_disk(self) -> bool:
         """Read the plan again (the watcher calls this; so can tests). True when the view changed."""
+        if self._closing or not self.is_attached:
+            return False
         try:
             text = read_plan_text(self.plan_path)
         except PlanNotFoundError:
@@ -386,7 +389,7 @@ class ReviewScreen(Screen[ReviewDecision]):
         if self.editing:
             self._close_editor()
             return
-        self.dismiss(Keep())
+        self._decide(Keep())
 
     def action_refine(self) -> None:
         if self.editing:
@@ -421,7 +424,13 @@ class ReviewScreen(Screen[ReviewDecision]):
             self._seen_sha, self._seen_text = sha, on_disk
             self._ask_again(before, on_disk)
             return
-        self.dismiss(Approved(self.plan_path, sha))
+        self._decide(Approved(self.plan_path, sha))
+
+    def _decide(self, decision: ReviewDecision) -> None:
+        """Close with `decision`; the watcher stops first (the agent writes the plan right after)."""
+        self._closing = True
+        self.workers.cancel_group(self, "review-watch")
+        self.dismiss(decision)
 
     def _ask_again(self, before: str, after: str) -> None:
         names = [c.title or "Preamble" for c in changed_sections(before, after).changes if c.status != "unchanged"]
@@ -447,7 +456,7 @@ class ReviewScreen(Screen[ReviewDecision]):
         text = event.text.strip()
         if not text:
             return  # an empty refinement does nothing
-        self.dismiss(Refine(text))
+        self._decide(Refine(text))
 
 
 def _themed(text: Text, variables: dict[str, str]) -> Text:
