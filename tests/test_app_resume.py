@@ -109,3 +109,17 @@ async def test_outside_approval_is_told_to_the_agent_with_the_next_message(proje
                 break
         sent = [m["content"] for m in app.session.conversation if m.get("role") == "user" and not m.get("kind")]
         assert sent[-1].startswith(app.session.resume_notice) and sent[-1].endswith("\n\ngo")
+
+
+async def test_theme_from_config_applies_and_an_unknown_one_is_named(project: Path) -> None:
+    def factory(ui, on_event):
+        return Session(project_root=project, provider=provider([]), ui=ui, on_event=on_event)
+
+    app = PlanviewApp(factory, project_root=project, theme="nord")
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert app.theme == "nord"
+    app = PlanviewApp(factory, project_root=project, theme="no-such-theme")
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        assert any("no-such-theme" in str(n.message) for n in app._notifications)

@@ -82,6 +82,10 @@ class PlanviewApp(App):
     def on_mount(self) -> None:
         if self._theme_name and self._theme_name in self.available_themes:
             self.theme = self._theme_name
+        elif self._theme_name:
+            names = ", ".join(sorted(self.available_themes))
+            self.notify(f"Unknown theme {self._theme_name!r} in the config; use one of: {names}",
+                        severity="warning", timeout=8)
         if self._keymap:
             self.set_keymap(self._keymap)
         if self.session is None:
