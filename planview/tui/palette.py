@@ -6,7 +6,7 @@ from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
-# (title, help, app method name, argument)
+# (title, help, name of the PlanviewApp method it calls)
 ACTIONS = (
     ("Toggle plan mode", "Plan mode: the agent may only read (also /plan, Ctrl+Alt+P)", "palette_toggle_plan"),
     ("Review plan", "Open the session's plan, or the newest plan, on the review screen (/plan review)",
