@@ -21,10 +21,10 @@ class ReviewApp(App[ReviewDecision]):
         super().__init__()
         self.plan_path = Path(plan_path)
         self.home = home
-        self.watch = watch
+        self.live_reload = watch  # (not `self.watch`: that is DOMNode.watch)
 
     def on_mount(self) -> None:
-        self.push_screen(ReviewScreen(self.plan_path, home=self.home, watch=self.watch), callback=self._decided)
+        self.push_screen(ReviewScreen(self.plan_path, home=self.home, watch=self.live_reload), callback=self._decided)
 
     def _decided(self, decision: ReviewDecision | None) -> None:
         self.exit(decision if decision is not None else Keep())

@@ -81,7 +81,7 @@ class ReviewScreen(Screen[ReviewDecision]):
         self._baselines: ReviewBaselines | None = None
         self._unsaved: str | None = None  # shown text whose baseline save is scheduled
         self._variables: dict[str, str] = {}  # the theme's resolved colours
-        self._closing = False  # a decision was made: no more reloads
+        self._has_decided = False  # a decision was made: no more reloads
 
     # -- layout -------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -140,7 +140,7 @@ class ReviewScreen(Screen[ReviewDecision]):
 
     def reload_from_disk(self) -> bool:
         """Read the plan again (the watcher calls this; so can tests). True when the view changed."""
-        if self._closing or not self.is_attached:
+        if self._has_decided or not self.is_attached:
             return False
         try:
             text = read_plan_text(self.plan_path)
@@ -428,7 +428,7 @@ class ReviewScreen(Screen[ReviewDecision]):
 
     def _decide(self, decision: ReviewDecision) -> None:
         """Close with `decision`; the watcher stops first (the agent writes the plan right after)."""
-        self._closing = True
+        self._has_decided = True
         self.workers.cancel_group(self, "review-watch")
         self.dismiss(decision)
 
