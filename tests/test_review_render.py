@@ -111,3 +111,20 @@ def test_source_lines_follow_the_text() -> None:
     pairs = list(zip((strip_text(s).strip() for s in rendered.lines), rendered.sources, strict=True))
     assert ("A", 0) in pairs and ("para", 2) in pairs and ("x", 5) in pairs and ("y", 6) in pairs
     assert list(rendered.sources) == sorted(rendered.sources)
+
+
+def test_cjk_text_wraps_between_characters_to_fill_the_width() -> None:
+    text = "設定" * 40 + " and then some English words " + "한국어 " * 12 + "\n"
+    for width in (7, 20, 41):
+        lines = render_all(text, width)
+        assert all(s.cell_length <= width for s in lines)
+        # Lines of wide text are filled (not broken early at the one space in the paragraph).
+        assert lines[0].cell_length >= width - 1
+    assert lines_of("- [x] " + "完了した作業" * 10 + "\n", width=20)[0].startswith("◼ 完了")
+
+
+def test_task_marker_leaves_no_bracket_behind_when_the_text_wraps_early() -> None:
+    for width in (12, 30):
+        lines = lines_of("- [x] " + "プロジェクト" * 8 + "\n- [ ] averyveryveryverylongword\n", width=width)
+        assert not any("[x]" in line or "[ ]" in line for line in lines), lines
+        assert lines[0].startswith("◼ ") and any(line.startswith("◻ ") for line in lines)

@@ -20,6 +20,7 @@ from markdown_it.tree import SyntaxTreeNode
 from mdit_py_plugins.front_matter import front_matter_plugin
 from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
+from rich.cells import cell_len
 from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
@@ -32,6 +33,11 @@ from planview.gate import sanitize_for_terminal
 # C0, DEL and C1 controls: a last line of defence after the gate's sanitiser.
 _CONTROLS = {c: None for c in [*range(0x00, 0x20), *range(0x7F, 0xA0)]}
 _TASK = re.compile(r"^\[([ xX])\]\s")
+_TASK_TEXT = re.compile(r"^\[[ xX]\](?:\s+|$)")
+# East Asian wide characters: a line may break between any two of them (they use no spaces).
+_WIDE = "\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6"
+_HAS_WIDE = re.compile(f"[{_WIDE}]")
+_UNITS = re.compile(f"([{_WIDE}]|[^\\s{_WIDE}]+)(\\s*)")
 _BULLETS = ("•", "◦", "▪")
 GUTTER = 2  # columns the body keeps left of every line for the changed mark
 _GAP = 2  # spaces between table columns
@@ -168,7 +174,10 @@ class _Painter:
     # -- helpers ----------------------------------------------------------------------------
     def wrap(self, text: Text, width: int) -> list[Text]:
         width = max(1, width)
-        lines = text.wrap(self.console, width, overflow="fold", no_wrap=False)
+        if _HAS_WIDE.search(text.plain):
+            lines = [piece for line in text.split("\n", allow_blank=True) for piece in _wrap_wide(line, width)]
+        else:
+            lines = text.wrap(self.console, width, overflow="fold", no_wrap=False)
         out = []
         for line in lines:
             line.rstrip()
@@ -253,12 +262,7 @@ class _Painter:
             if done is not None:
                 box_ = Text("◼ " if done else "◻ ", self.s["task_done" if done else "task_open"])
                 marker = Text.assemble(marker, box_) if ordered else box_
-            body = self.item_body(item, width - marker.cell_len, depth)
-            if done is not None and body:
-                first, src = body[0]
-                match = _TASK.match(first.plain)
-                if match is not None:
-                    body[0] = (first[match.end() :], src)
+            body = self.item_body(item, width - marker.cell_len, depth, task=done is not None)
             indent = Text(" " * marker.cell_len)
             item_lines = self.prefix(body, marker, indent) if body else [(marker, item.map[0] if item.map else 0)]
             if out and not _is_tight(node):
@@ -266,12 +270,18 @@ class _Painter:
             out.extend(item_lines)
         return out
 
-    def item_body(self, item: SyntaxTreeNode, width: int, depth: int) -> list[_Line]:
+    def item_body(self, item: SyntaxTreeNode, width: int, depth: int, task: bool = False) -> list[_Line]:
         tight = _is_tight_item(item)
         out: list[_Line] = []
-        for child in item.children:
+        for position, child in enumerate(item.children):
             if child.type in ("bullet_list", "ordered_list"):
                 lines = self.list_(child, width, depth + 1)
+            elif task and position == 0 and child.children:
+                # The `[ ]` / `[x]` becomes the item's marker: drop it before wrapping.
+                text = self.inline(child.children[0])
+                match = _TASK_TEXT.match(text.plain)
+                text = text[match.end() :] if match else text
+                lines = [(line, child.map[0] if child.map else 0) for line in self.wrap(text, width)]
             else:
                 lines = self.block(child, width)
             if not lines:
@@ -361,6 +371,34 @@ class _Painter:
                 rule = gap.join("─" * w for w in widths)
                 out.append((Text(rule[: max(1, width)], self.s["table_border"]), src))
         return out
+
+
+def _wrap_wide(line: Text, width: int) -> list[Text]:
+    """Wrap a line holding CJK text: break at spaces or between wide characters; fold long words."""
+    plain = line.plain
+    offsets: list[int] = []
+    column = cell_len(plain[: len(plain) - len(plain.lstrip())])  # indentation
+    for match in _UNITS.finditer(plain):
+        word, space = match.group(1), match.group(2)
+        size = cell_len(word)
+        if column and column + size > width:
+            offsets.append(match.start())
+            column = 0
+        if size > width:  # a word longer than a line: fold it
+            for i, char in enumerate(word):
+                char_size = cell_len(char)
+                if column and column + char_size > width:
+                    offsets.append(match.start() + i)
+                    column = 0
+                column += char_size
+        else:
+            column += size
+        column += cell_len(space)
+    out = []
+    for piece in line.divide(offsets):
+        piece.rstrip()
+        out.append(piece)
+    return out or [Text("")]
 
 
 def _align(cell: SyntaxTreeNode) -> str:
