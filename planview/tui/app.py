@@ -154,11 +154,6 @@ class PlanviewApp(App):
             # A closed review must not keep watching the plan: the agent writes it right after an
             # approval (set_plan_steps), and a reload on a screen being torn down fails.
             self.workers.cancel_node(screen)
-            # Workaround: ReviewScreen (2d90dfd) sets `self._closing = True` when deciding, which
-            # shadows textual's MessagePump._closing, so the screen never closes and popping it
-            # hangs the whole app. The screen is not closing yet at this point; say so.
-            if getattr(screen, "_closing", False) and not getattr(screen, "_closed", False):
-                screen._closing = False
             callback(decision)
 
         self.push_screen(screen, dismissed)
