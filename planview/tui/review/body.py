@@ -34,7 +34,7 @@ Keep = Literal["source", "section", "top"]
 # seconds at least), the rest in CHUNK-second slices between frames, so a 10,000-line plan paints
 # as fast as a short one and keys stay responsive while the tail is laid out.
 FIRST_BUDGET = 0.05
-CHUNK = 0.03
+CHUNK = 0.04
 
 
 @dataclass(frozen=True)

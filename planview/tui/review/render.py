@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from markdown_it import MarkdownIt
-from markdown_it.tree import SyntaxTreeNode
+from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
@@ -118,6 +118,41 @@ class RenderedSection:
 _Line = tuple[Text, int]
 
 
+class _Node:
+    """A node of markdown-it's token stream as a tree (lighter than markdown_it.tree.SyntaxTreeNode)."""
+
+    __slots__ = ("type", "children", "map", "content", "info", "attrs", "tag", "hidden", "markup")
+
+    def __init__(self, kind: str, token: Token) -> None:
+        self.type = kind
+        self.children: list[_Node] = []
+        self.map = token.map
+        self.content = token.content
+        self.info = token.info
+        self.attrs = token.attrs
+        self.tag = token.tag
+        self.hidden = token.hidden
+        self.markup = token.markup
+
+
+def _tree(tokens: list[Token]) -> list[_Node]:
+    root: list[_Node] = []
+    stack = [root]
+    for token in tokens:
+        if token.nesting == 1:
+            node = _Node(token.type.removesuffix("_open"), token)
+            stack[-1].append(node)
+            stack.append(node.children)
+        elif token.nesting == -1:
+            stack.pop()
+        else:
+            node = _Node(token.type, token)
+            if token.children:
+                node.children = _tree(token.children)
+            stack[-1].append(node)
+    return root
+
+
 def _markdown() -> MarkdownIt:
     return MarkdownIt("commonmark").enable("table").enable("strikethrough").use(front_matter_plugin)
 
@@ -131,12 +166,12 @@ class _Painter:
         self.s = theme.styles
 
     # -- inline -----------------------------------------------------------------------------
-    def inline(self, node: SyntaxTreeNode, style: Style | None = None) -> Text:
+    def inline(self, node: _Node, style: Style | None = None) -> Text:
         text = Text(style=style or "")
         self._inline_into(text, node.children, Style())
         return text
 
-    def _inline_into(self, out: Text, nodes: list[SyntaxTreeNode], style: Style) -> None:
+    def _inline_into(self, out: Text, nodes: list[_Node], style: Style) -> None:
         for node in nodes:
             kind = node.type
             if kind == "text":
@@ -193,7 +228,7 @@ class _Painter:
         return out
 
     # -- blocks -----------------------------------------------------------------------------
-    def blocks(self, nodes: list[SyntaxTreeNode], width: int, tight: bool = False) -> list[_Line]:
+    def blocks(self, nodes: list[_Node], width: int, tight: bool = False) -> list[_Line]:
         out: list[_Line] = []
         for node in nodes:
             lines = self.block(node, width)
@@ -204,7 +239,7 @@ class _Painter:
             out.extend(lines)
         return out
 
-    def block(self, node: SyntaxTreeNode, width: int) -> list[_Line]:
+    def block(self, node: _Node, width: int) -> list[_Line]:
         kind = node.type
         start = node.map[0] if node.map else 0
         if kind == "heading":
@@ -246,7 +281,7 @@ class _Painter:
         text = node.content.rstrip("\n")
         return [(line, start) for line in self.wrap(Text(text), width)] if text else []
 
-    def list_(self, node: SyntaxTreeNode, width: int, depth: int) -> list[_Line]:
+    def list_(self, node: _Node, width: int, depth: int) -> list[_Line]:
         ordered = node.type == "ordered_list"
         items = [c for c in node.children if c.type == "list_item"]
         first_number = int(node.attrs.get("start", 1) or 1) if ordered else 0
@@ -270,7 +305,7 @@ class _Painter:
             out.extend(item_lines)
         return out
 
-    def item_body(self, item: SyntaxTreeNode, width: int, depth: int, task: bool = False) -> list[_Line]:
+    def item_body(self, item: _Node, width: int, depth: int, task: bool = False) -> list[_Line]:
         tight = _is_tight_item(item)
         out: list[_Line] = []
         for position, child in enumerate(item.children):
@@ -327,7 +362,7 @@ class _Painter:
                     lines[-1].append(part, style)
         return lines
 
-    def table(self, node: SyntaxTreeNode, width: int, start: int) -> list[_Line]:
+    def table(self, node: _Node, width: int, start: int) -> list[_Line]:
         """A GFM table fitted to the width: columns shrink widest-first and their cells wrap."""
         rows: list[tuple[list[Text], int, bool]] = []  # cells, source line, is header
         aligns: list[str] = []
@@ -401,7 +436,7 @@ def _wrap_wide(line: Text, width: int) -> list[Text]:
     return out or [Text("")]
 
 
-def _align(cell: SyntaxTreeNode) -> str:
+def _align(cell: _Node) -> str:
     style = str(cell.attrs.get("style", ""))
     return "right" if "right" in style else "center" if "center" in style else "left"
 
@@ -430,7 +465,7 @@ def _fit_columns(natural: list[int], available: int) -> list[int]:
     return widths
 
 
-def _task_state(item: SyntaxTreeNode) -> bool | None:
+def _task_state(item: _Node) -> bool | None:
     """True/False for a `[x]`/`[ ]` task item, None for an ordinary item."""
     first = item.children[0] if item.children else None
     if first is None or first.type != "paragraph" or not first.children:
@@ -444,11 +479,11 @@ def _task_state(item: SyntaxTreeNode) -> bool | None:
     return None if match is None else match.group(1) != " "
 
 
-def _is_tight(list_node: SyntaxTreeNode) -> bool:
+def _is_tight(list_node: _Node) -> bool:
     return all(_is_tight_item(item) for item in list_node.children)
 
 
-def _is_tight_item(item: SyntaxTreeNode) -> bool:
+def _is_tight_item(item: _Node) -> bool:
     return all(c.hidden for c in item.children if c.type == "paragraph")
 
 
@@ -496,8 +531,7 @@ class SectionRenderer:
         console = self._console(width)
         painter = _Painter(console, theme)
         cleaned = clean_text(text)
-        tree = SyntaxTreeNode(self._md.parse(cleaned))
-        lines = painter.blocks(tree.children, width)
+        lines = painter.blocks(_tree(self._md.parse(cleaned)), width)
         last = max(0, cleaned.count("\n"))
         lines.append((Text(""), min(last, lines[-1][1] if lines else 0)))  # the gap before the next section
         strips = []

@@ -125,6 +125,8 @@ class ReviewScreen(Screen[ReviewDecision]):
 
     # -- loading ------------------------------------------------------------------------------
     def _load_first(self) -> None:
+        # What the previous review showed (also when the file is missing now and comes back later).
+        self._marker_baseline = self._baselines.load(self.plan_path) if self._baselines else None
         try:
             text = read_plan_text(self.plan_path)
         except PlanNotFoundError:
@@ -133,8 +135,6 @@ class ReviewScreen(Screen[ReviewDecision]):
         except PlanviewError as exc:
             self._set_unreadable(str(exc))
             return
-        previous = self._baselines.load(self.plan_path) if self._baselines else None
-        self._marker_baseline = previous
         self._seen_sha, self._seen_text = canonical_sha256(text), text
         self._show_text(text, keep="top")
 
@@ -178,6 +178,7 @@ class ReviewScreen(Screen[ReviewDecision]):
         if self._marker_baseline is not None:
             self.diff = changed_sections(self._marker_baseline, text)
             changed = frozenset(c.index for c in self.diff.changes if c.status != "unchanged")
+        self.body.empty_message = "This plan is empty"
         self.body.show(parse_plan("") if self.empty else self.document, changed, keep=keep)  # type: ignore[arg-type]
         if self._baselines is not None and self._unsaved is None:
             self.call_after_refresh(self._save_baseline)  # after the paint: an fsync is not worth a frame
