@@ -67,6 +67,7 @@ class SessionScreen(Screen):
         self.plan_path: Path | None = None
         self.approved = False
         self.stale = False
+        self._resume_notice: str | None = None  # told to the agent with the next message
 
     # -- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -90,7 +91,7 @@ class SessionScreen(Screen):
             self.transcript.add_notice(f"Resumed session {getattr(self.session, 'id', '')}.", kind="mode")
         # A resume that found the plan approved outside (planview approve): the agent learns it with
         # the next message the user sends.
-        self._resume_notice: str | None = getattr(self.session, "resume_notice", None)
+        self._resume_notice = getattr(self.session, "resume_notice", None)
         if self._resume_notice:
             self.transcript.add_notice(
                 "The plan was approved outside this session; the agent is told with your next message.",
@@ -263,7 +264,7 @@ class SessionScreen(Screen):
             self._busy_refusal(original or text)
             return
         self.transcript.add_user(original or text)
-        notice, self._resume_notice = getattr(self, "_resume_notice", None), None
+        notice, self._resume_notice = self._resume_notice, None
         if notice:
             text = f"{notice}\n\n{text}"
         self.set_busy(True)
