@@ -37,10 +37,18 @@ def add_row(t: Transcript, i: int) -> None:
         t.add_user(f"prompt {i}: please look at the parser")
     elif i % 3 == 1:
         t.tool_started(f"c{i}", "read", f"read src/module_{i}.py")
-        t.tool_finished(f"c{i}", "read", "\n".join(f"line {n}" for n in range(12)), refused=False, reason=None,
-                        error=False)
+        t.tool_finished(
+            f"c{i}",
+            "read",
+            "\n".join(f"line {n}" for n in range(12)),
+            refused=False,
+            reason=None,
+            error=False,
+        )
     else:
-        t.append_text(f"Reply {i}: the **parser** keeps `state` in one place; see the list:\n\n- one\n- two\n")
+        t.append_text(
+            f"Reply {i}: the **parser** keeps `state` in one place; see the list:\n\n- one\n- two\n"
+        )
         t.end_message()
 
 
@@ -86,9 +94,11 @@ async def main() -> None:
     print(f"{ROWS} transcript rows on a 100x30 screen")
     for cap, (added, mounted, step, stream) in results.items():
         label = "no pruning (baseline)" if cap == ROWS * 2 else f"cap {cap}"
-        print(f"  {label:<22} add {added:6.2f}s ({added / base_add:4.2f}x)  mounted {mounted:5d}  "
-              f"scroll step {step * 1000:6.2f} ms ({step / base_step:4.2f}x)  "
-              f"stream update {stream * 1000:6.2f} ms ({stream / base_stream:4.2f}x)")
+        print(
+            f"  {label:<22} add {added:6.2f}s ({added / base_add:4.2f}x)  mounted {mounted:5d}  "
+            f"scroll step {step * 1000:6.2f} ms ({step / base_step:4.2f}x)  "
+            f"stream update {stream * 1000:6.2f} ms ({stream / base_stream:4.2f}x)"
+        )
 
 
 if __name__ == "__main__":

@@ -33,8 +33,16 @@ def fill(ledger: Ledger, size: int) -> None:
 
     prev, out = GENESIS, []
     for seq in range(1, size + 1):
-        line = canonical_json({"type": "rejected", "plan": f".planview/plans/q{seq}.md", "approver": "bench",
-                               "at": utc_now(), "seq": seq, "prev": prev}).encode()
+        line = canonical_json(
+            {
+                "type": "rejected",
+                "plan": f".planview/plans/q{seq}.md",
+                "approver": "bench",
+                "at": utc_now(),
+                "seq": seq,
+                "prev": prev,
+            }
+        ).encode()
         out.append(line + b"\n")
         prev = sha256_hex(line)
     ledger.path.write_bytes(b"".join(out))
@@ -58,7 +66,7 @@ def main() -> None:
         print(f"append (fsync, verify-before-append, 0..{appends} events): {per_append * 1000:.2f} ms each")
         for size in (1_000, 10_000):
             fill(ledger, size)
-            ledger = Ledger(ledger.path)               # a fresh process's first check: no cache
+            ledger = Ledger(ledger.path)  # a fresh process's first check: no cache
             cold = timed(lambda path=ledger.path: Ledger(path).verify(), repeat=3)
             data = ledger.path.read_bytes()
             verify = timed(ledger.verify)

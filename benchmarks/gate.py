@@ -32,7 +32,7 @@ COMMANDS = [
     "git commit -am 'wip'",
     "git push --force origin main",
     "git status | sh",
-    "git log \"$(rm -rf x)\"",
+    'git log "$(rm -rf x)"',
     "cd src && git status",
     "cat README.md",
     "git -c core.pager=sh log",
@@ -48,7 +48,11 @@ OTHER_CALLS = [
     ToolCall("write_plan", {"title": "Rate limiting", "content": "# Rate limiting\n"}),
     ToolCall("web_search", {"query": "textual line api", "limit": 5}, {"readOnlyHint": True}, builtin=False),
     ToolCall("mcp__fs__stat", {"options": {"paths": ["./src"]}}, {"readOnlyHint": True}, builtin=False),
-    ToolCall("subagent", {"agent": "explorer", "task": "map the gate"}, input_schema={"properties": {"readOnly": {}}}),
+    ToolCall(
+        "subagent",
+        {"agent": "explorer", "task": "map the gate"},
+        input_schema={"properties": {"readOnly": {}}},
+    ),
     ToolCall("deploy", {"env": "prod"}, builtin=False),
     {"tool": "bash", "input": ["not", "an", "object"]},
 ]

@@ -165,12 +165,19 @@ async def main(skip_markdown_10k: bool) -> int:
         big_text = ten_thousand_lines(long_text)
         big_path.write_text(big_text, encoding="utf-8")
 
-        print(f"Textual {__import__('textual').__version__}, Python {sys.version.split()[0]}, terminal {SIZE[0]}x{SIZE[1]}")
+        print(
+            f"Textual {__import__('textual').__version__}, Python {sys.version.split()[0]}, terminal {SIZE[0]}x{SIZE[1]}"
+        )
         print()
         print("time from app start (ReviewApp: best of 3; Markdown: 1 run, all blocks mounted and painted)")
         for label, path, text, run_markdown in (
             (f"long sample ({len(long_text.splitlines()):,} lines)", long_path, long_text, True),
-            (f"10,000-line plan ({len(big_text.splitlines()):,} lines)", big_path, big_text, not skip_markdown_10k),
+            (
+                f"10,000-line plan ({len(big_text.splitlines()):,} lines)",
+                big_path,
+                big_text,
+                not skip_markdown_10k,
+            ),
         ):
             firsts, completes = [], []
             rendered = 0
@@ -186,22 +193,32 @@ async def main(skip_markdown_10k: bool) -> int:
             if run_markdown:
                 theirs = await paint_markdown(text)
                 print(f"    Markdown widget            : {theirs * 1000:8.0f} ms")
-                print(f"    -> first paint {theirs / first:5.1f}x faster; fully laid out {theirs / complete:5.1f}x faster")
+                print(
+                    f"    -> first paint {theirs / first:5.1f}x faster; fully laid out {theirs / complete:5.1f}x faster"
+                )
             else:
                 print("    Markdown widget            : skipped (--skip-markdown-10k)")
         print()
         m = await one_section_change(long_path, home)
-        print(f"re-render after a one-section change (long sample, {m['sections']:.0f} sections, median of 5)")
+        print(
+            f"re-render after a one-section change (long sample, {m['sections']:.0f} sections, median of 5)"
+        )
         print(f"  body, one section changed : {m['rerender'] * 1000:7.1f} ms")
         print(f"  body, full render         : {m['full'] * 1000:7.1f} ms")
-        print(f"  ratio                     : {100 * m['rerender'] / m['full']:7.1f} % of a full render (target < 10%)")
-        print(f"  live reload end to end (read, parse, diff, re-render): {m['reload'] * 1000:.1f} ms "
-              f"vs {m['reload_full'] * 1000:.1f} ms with an empty cache "
-              f"({100 * m['reload'] / m['reload_full']:.1f} %)")
+        print(
+            f"  ratio                     : {100 * m['rerender'] / m['full']:7.1f} % of a full render (target < 10%)"
+        )
+        print(
+            f"  live reload end to end (read, parse, diff, re-render): {m['reload'] * 1000:.1f} ms "
+            f"vs {m['reload_full'] * 1000:.1f} ms with an empty cache "
+            f"({100 * m['reload'] / m['reload_full']:.1f} %)"
+        )
     return 0
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--skip-markdown-10k", action="store_true", help="skip Markdown on the 10,000-line plan (slow)")
+    parser.add_argument(
+        "--skip-markdown-10k", action="store_true", help="skip Markdown on the 10,000-line plan (slow)"
+    )
     sys.exit(asyncio.run(main(parser.parse_args().skip_markdown_10k)))

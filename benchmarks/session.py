@@ -43,7 +43,10 @@ def make_project(root: Path, files: int = 20) -> None:
     (root / "README.md").write_text("# bench\n")
     subprocess.run(["git", "add", "."], cwd=root, check=True, env=env)
     subprocess.run(
-        ["git", "-c", "user.name=b", "-c", "user.email=b@b", "commit", "-q", "-m", "init"], cwd=root, check=True, env=env
+        ["git", "-c", "user.name=b", "-c", "user.email=b@b", "commit", "-q", "-m", "init"],
+        cwd=root,
+        check=True,
+        env=env,
     )
 
 
@@ -64,8 +67,21 @@ def mutating_calls(n: int) -> list[tuple[str, dict]]:
         if i % 2 == 0:
             calls.append(("write", {"path": f"out/file_{i % 10}.txt", "content": f"version {i}\n"}))
         else:
-            old, new = ("return x + 1\n", "return x + 1  # edited\n") if i % 4 == 1 else ("return x + 1  # edited\n", "return x + 1\n")
-            calls.append(("edit", {"path": "src/mod_0.py", "old_string": f"def f0_1(x):\n    {old}", "new_string": f"def f0_1(x):\n    {new}"}))
+            old, new = (
+                ("return x + 1\n", "return x + 1  # edited\n")
+                if i % 4 == 1
+                else ("return x + 1  # edited\n", "return x + 1\n")
+            )
+            calls.append(
+                (
+                    "edit",
+                    {
+                        "path": "src/mod_0.py",
+                        "old_string": f"def f0_1(x):\n    {old}",
+                        "new_string": f"def f0_1(x):\n    {new}",
+                    },
+                )
+            )
     return calls
 
 
@@ -87,7 +103,9 @@ async def run_direct(session: Session, calls: list[tuple[str, dict]]) -> float:
 
 async def run_session(session: Session, pin: Path | None) -> float:
     failures: list = []
-    session.on_event = lambda e: failures.append(e) if getattr(e, "refused", False) or getattr(e, "error", False) else None
+    session.on_event = lambda e: (
+        failures.append(e) if getattr(e, "refused", False) or getattr(e, "error", False) else None
+    )
     if pin is not None and session.approval is None:
         session.approve(pin)
     start = time.perf_counter()
@@ -98,7 +116,9 @@ async def run_session(session: Session, pin: Path | None) -> float:
     return elapsed
 
 
-async def scenario(name: str, calls: list[tuple[str, dict]], per_turn: int, repeat: int, *, plan_mode: bool, pinned: bool) -> None:
+async def scenario(
+    name: str, calls: list[tuple[str, dict]], per_turn: int, repeat: int, *, plan_mode: bool, pinned: bool
+) -> None:
     direct_times, session_times = [], []
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp) / "project"
@@ -144,13 +164,31 @@ async def scenario(name: str, calls: list[tuple[str, dict]], per_turn: int, repe
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--calls", type=int, default=200)
-    parser.add_argument("--per-turn", type=int, default=1, help="tool calls per model turn (1 = a model request per call)")
+    parser.add_argument(
+        "--per-turn", type=int, default=1, help="tool calls per model turn (1 = a model request per call)"
+    )
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    asyncio.run(scenario("plan mode, read-only calls", read_only_calls(args.calls), args.per_turn, args.repeat,
-                         plan_mode=True, pinned=False))
-    asyncio.run(scenario("execute mode pinned to an approved plan, write/edit calls", mutating_calls(args.calls),
-                         args.per_turn, args.repeat, plan_mode=False, pinned=True))
+    asyncio.run(
+        scenario(
+            "plan mode, read-only calls",
+            read_only_calls(args.calls),
+            args.per_turn,
+            args.repeat,
+            plan_mode=True,
+            pinned=False,
+        )
+    )
+    asyncio.run(
+        scenario(
+            "execute mode pinned to an approved plan, write/edit calls",
+            mutating_calls(args.calls),
+            args.per_turn,
+            args.repeat,
+            plan_mode=False,
+            pinned=True,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -170,7 +170,9 @@ def _read(path: Path) -> dict[str, Any] | None:
     except FileNotFoundError:
         return None
     except OSError as exc:
-        raise ConfigError(f"{path}: cannot read the config file ({exc.strerror}); fix its permissions") from exc
+        raise ConfigError(
+            f"{path}: cannot read the config file ({exc.strerror}); fix its permissions"
+        ) from exc
     try:
         return tomllib.loads(raw.decode("utf-8"))
     except UnicodeDecodeError as exc:

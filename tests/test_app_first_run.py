@@ -15,7 +15,13 @@ from planview.tui.first_run import FirstRunScreen, first_run_text
 def clean_env(project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """No provider anywhere: a private user config dir, no keys or provider variables."""
     monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
-    for var in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "PLANVIEW_PROVIDER", "PLANVIEW_MODEL", "PLANVIEW_BASE_URL"):
+    for var in (
+        "OPENAI_API_KEY",
+        "ANTHROPIC_API_KEY",
+        "PLANVIEW_PROVIDER",
+        "PLANVIEW_MODEL",
+        "PLANVIEW_BASE_URL",
+    ):
         monkeypatch.delenv(var, raising=False)
     return project
 

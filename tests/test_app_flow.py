@@ -74,7 +74,9 @@ async def test_demo_flow_plan_refuse_review_approve_execute(tmp_path: Path) -> N
 
         await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review screen")
         # while planning: the chip names the plan, the write and the commit were refused, visibly
-        assert screen.chip.text.startswith("⋮ plan · ") and screen.chip.text.endswith("-add-a-shout-option-to-greet.md")
+        assert screen.chip.text.startswith("⋮ plan · ") and screen.chip.text.endswith(
+            "-add-a-shout-option-to-greet.md"
+        )
         rows = list(screen.transcript.query(ToolRow))
         refused = {r.headline: r for r in rows if r.refused}
         assert set(refused) == {"write greet.py", "bash git commit -am 'Add --shout'"}
@@ -95,13 +97,15 @@ async def test_demo_flow_plan_refuse_review_approve_execute(tmp_path: Path) -> N
         assert plan.read_text().count("- [x]") == 3
         # real edits in the temporary project
         assert "shout" in (root / "greet.py").read_text()
-        out = subprocess.run(["python3", "greet.py", "Ada", "--shout"], cwd=root, capture_output=True, text=True)
+        out = subprocess.run(
+            ["python3", "greet.py", "Ada", "--shout"], cwd=root, capture_output=True, text=True
+        )
         assert out.stdout.strip() == "HELLO, ADA!"
         diff = subprocess.run(["git", "diff", "--stat"], cwd=root, capture_output=True, text=True).stdout
         assert "greet.py" in diff and "README.md" in diff and "tests/test_greet.py" in diff
         t = screen.transcript  # it followed the work to the newest row, even while the review was open
         assert t.max_scroll_y > 0 and t.scroll_y == t.max_scroll_y
-        executed = list(screen.transcript.query(ToolRow))[len(rows):]
+        executed = list(screen.transcript.query(ToolRow))[len(rows) :]
         assert [r.tool_name for r in executed].count("set_plan_steps") == 3
         assert not [r.headline for r in executed if r.error or r.refused]
 
@@ -166,7 +170,11 @@ async def test_slash_plan_toggles_and_plan_task_never_turns_it_off(project: Path
         await wait_for(pilot, lambda: not screen.busy and provider.position == 2, "the second turn")
         assert app.session.mode == "plan"
         assert user_texts(app)[-1] == "review the auth flow"
-        assert [r for r in screen.transcript.query(UserRow)][-1].render().plain.endswith("/plan review the auth flow")
+        assert (
+            [r for r in screen.transcript.query(UserRow)][-1]
+            .render()
+            .plain.endswith("/plan review the auth flow")
+        )
 
 
 async def test_ctrl_alt_p_toggles_plan_mode(project: Path) -> None:
@@ -211,9 +219,11 @@ async def test_plans_and_plan_review_without_a_plan(project: Path) -> None:
 
 async def test_plans_lists_and_review_opens_the_newest(project: Path) -> None:
     plan_text = "# Tidy\n\n## Steps\n\n- [ ] one\n- [x] two\n"
-    app, _ = scripted_app(project, [{"tool_calls": [{"name": "write_plan",
-                                                     "arguments": {"title": "Tidy", "content": plan_text}}]}],
-                          plan_mode=True)
+    app, _ = scripted_app(
+        project,
+        [{"tool_calls": [{"name": "write_plan", "arguments": {"title": "Tidy", "content": plan_text}}]}],
+        plan_mode=True,
+    )
     async with app.run_test(size=SIZE) as pilot:
         screen = app.session_screen
         await submit(pilot, app, "plan it")
@@ -284,8 +294,11 @@ async def test_approve_from_plan_review_hands_over_to_the_agent(project: Path) -
     plan_text = "# Tidy\n\n## Steps\n\n- [ ] one\n- [ ] two\n"
     app, provider = scripted_app(
         project,
-        [{"tool_calls": [{"name": "write_plan", "arguments": {"title": "Tidy", "content": plan_text}}]},
-         {"text": "written"}, {"text": "on it"}],
+        [
+            {"tool_calls": [{"name": "write_plan", "arguments": {"title": "Tidy", "content": plan_text}}]},
+            {"text": "written"},
+            {"text": "on it"},
+        ],
         plan_mode=True,
     )
     async with app.run_test(size=SIZE) as pilot:
@@ -295,8 +308,11 @@ async def test_approve_from_plan_review_hands_over_to_the_agent(project: Path) -
         await submit(pilot, app, "/plan review")
         await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review screen")
         await pilot.press("a")
-        await wait_for(pilot, lambda: app.screen is screen and provider.position == 3 and not screen.busy,
-                       "the hand-over turn")
+        await wait_for(
+            pilot,
+            lambda: app.screen is screen and provider.position == 3 and not screen.busy,
+            "the hand-over turn",
+        )
         assert app.session.mode == "execute" and app.session.approval is not None
         assert screen.chip.text.endswith(" ✓")
         assert [t.text for t in screen.todos.todos] == ["one", "two"]
@@ -346,7 +362,9 @@ async def test_demo_keep_planning_brings_the_same_plan_back(tmp_path: Path) -> N
 
 
 async def test_quitting_mid_turn_is_clean(project: Path) -> None:
-    app, _ = scripted_app(project, [{"text": "partial", "tool_calls": [{"name": "ls"}]}, {"delay": 60, "text": "x"}])
+    app, _ = scripted_app(
+        project, [{"text": "partial", "tool_calls": [{"name": "ls"}]}, {"delay": 60, "text": "x"}]
+    )
     async with app.run_test(size=SIZE) as pilot:
         screen = app.session_screen
         await submit(pilot, app, "work")

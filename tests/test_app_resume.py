@@ -25,10 +25,15 @@ def provider(lines: list[dict]) -> ScriptedProvider:
 
 
 async def test_resumed_session_shows_its_conversation(project: Path) -> None:
-    first = Session(project_root=project, provider=provider([
-        {"text": "Looking.", "tool_calls": [{"name": "read", "arguments": {"path": "README.md"}}]},
-        {"text": "It is a sample project."},
-    ]))
+    first = Session(
+        project_root=project,
+        provider=provider(
+            [
+                {"text": "Looking.", "tool_calls": [{"name": "read", "arguments": {"path": "README.md"}}]},
+                {"text": "It is a sample project."},
+            ]
+        ),
+    )
     await first.send("what is this?")
 
     def factory(ui, on_event):
@@ -84,9 +89,19 @@ async def test_keymap_overrides_rebind_plan_mode(project: Path) -> None:
 
 async def test_outside_approval_is_told_to_the_agent_with_the_next_message(project: Path) -> None:
     plan_text = "# Tidy\n\n## Steps\n\n- [ ] one\n"
-    first = Session(project_root=project, plan_mode=True, provider=provider([
-        {"tool_calls": [{"name": "write_plan", "arguments": {"title": "Tidy", "content": plan_text}}]},
-    ]))
+    first = Session(
+        project_root=project,
+        plan_mode=True,
+        provider=provider(
+            [
+                {
+                    "tool_calls": [
+                        {"name": "write_plan", "arguments": {"title": "Tidy", "content": plan_text}}
+                    ]
+                },
+            ]
+        ),
+    )
     await first.send("plan it")
     first.approvals.approve(first.plan_path, approver="Ada")  # as `planview approve` would
 
@@ -107,7 +122,9 @@ async def test_outside_approval_is_told_to_the_agent_with_the_next_message(proje
             await pilot.pause(0.02)
             if script.position == 1 and not screen.busy:
                 break
-        sent = [m["content"] for m in app.session.conversation if m.get("role") == "user" and not m.get("kind")]
+        sent = [
+            m["content"] for m in app.session.conversation if m.get("role") == "user" and not m.get("kind")
+        ]
         assert sent[-1].startswith(app.session.resume_notice) and sent[-1].endswith("\n\ngo")
 
 

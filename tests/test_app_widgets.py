@@ -63,7 +63,9 @@ def test_tool_row_collapses_long_results_and_expands() -> None:
 
 
 def test_refused_row_shows_the_gate_reason() -> None:
-    text = render_tool("write greet.py", "refused", refused=True, reason="plan mode is read-only; call exit_plan_mode")
+    text = render_tool(
+        "write greet.py", "refused", refused=True, reason="plan mode is read-only; call exit_plan_mode"
+    )
     assert text.plain.startswith("✗ write greet.py")
     assert "refused: plan mode is read-only; call exit_plan_mode" in text.plain
     # styled as refused (red), unlike a normal result

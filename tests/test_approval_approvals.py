@@ -60,16 +60,20 @@ def events(approvals: Approvals) -> list[dict]:
 
 
 def head_commit(root: Path) -> str:
-    return subprocess.run(["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True).stdout.strip()
+    return subprocess.run(
+        ["git", "rev-parse", "HEAD"], cwd=root, capture_output=True, text=True
+    ).stdout.strip()
 
 
-def test_approve_seals_exact_bytes_and_records_the_event(project: Path, approvals: Approvals, plan: Path) -> None:
+def test_approve_seals_exact_bytes_and_records_the_event(
+    project: Path, approvals: Approvals, plan: Path
+) -> None:
     record = approvals.approve(plan)
     data = plan.read_bytes()
     assert record.artifact.startswith("artifact:")
     assert record.file_sha256 == hashlib.sha256(data).hexdigest()
     assert record.bytes == len(data)
-    assert record.approver == "Ada Reviewer <ada@example.com>"      # git identity of the fixture repo
+    assert record.approver == "Ada Reviewer <ada@example.com>"  # git identity of the fixture repo
     assert record.plan == plan.relative_to(project).as_posix()
     assert record.plan.startswith(".planview/plans/")
     assert record.commit == head_commit(project)
@@ -82,8 +86,18 @@ def test_approve_seals_exact_bytes_and_records_the_event(project: Path, approval
 
     [event] = events(approvals)
     assert event["type"] == "approved"
-    for key in ("seq", "plan", "canonical_sha256", "file_sha256", "artifact", "bytes", "approver", "at", "prev",
-                "commit"):
+    for key in (
+        "seq",
+        "plan",
+        "canonical_sha256",
+        "file_sha256",
+        "artifact",
+        "bytes",
+        "approver",
+        "at",
+        "prev",
+        "commit",
+    ):
         assert key in event
     assert event["artifact"] == record.artifact and event["canonical_sha256"] == record.canonical_sha256
 
@@ -92,7 +106,7 @@ def test_approving_again_is_idempotent(approvals: Approvals, plan: Path) -> None
     first = approvals.approve(plan)
     again = approvals.approve(plan, approver="Somebody Else")
     assert again == first
-    edit(plan, "- [ ] Write tests", "- [x] Write tests")            # ticking is not a new plan
+    edit(plan, "- [ ] Write tests", "- [x] Write tests")  # ticking is not a new plan
     assert approvals.approve(plan) == first
     assert len(events(approvals)) == 1
     assert len(list(approvals.artifacts_dir.glob("*.md"))) == 1
@@ -115,7 +129,7 @@ def test_one_word_change_goes_stale_naming_the_section(approvals: Approvals, pla
     record = approvals.approve(plan)
     edit(plan, "Too strict limits", "Too loose limits")
     assert not approvals.is_current(plan)
-    assert approvals.current(plan) == record          # not revoked yet, but no longer current
+    assert approvals.current(plan) == record  # not revoked yet, but no longer current
     status = approvals.status(plan)
     assert status.state == "stale" and status.exit_code == 1
     assert status.changed_sections == ("Risks",)
@@ -141,11 +155,11 @@ def test_revoked_then_reverted_is_still_not_approved(approvals: Approvals, plan:
     record = approvals.approve(plan)
     edit(plan, "Write tests", "Write more tests")
     approvals.check_and_revoke(plan)
-    edit(plan, "Write more tests", "Write tests")          # back to the approved text
+    edit(plan, "Write more tests", "Write tests")  # back to the approved text
     status = approvals.status(plan)
     assert status.state == "stale" and status.revoked and "approve the plan again" in status.detail
     assert not approvals.is_current(plan)
-    again = approvals.approve(plan)                       # a fresh approval of the same artifact
+    again = approvals.approve(plan)  # a fresh approval of the same artifact
     assert again.seq == 3 and again.artifact == record.artifact
     assert approvals.is_current(plan)
 
@@ -252,11 +266,14 @@ print(Approvals(Path(sys.argv[1]), Path(sys.argv[2])).approve(Path(sys.argv[3]),
 """
 
 
-def test_concurrent_approvals_of_one_plan_record_one_event(project: Path, approvals: Approvals, plan: Path) -> None:
+def test_concurrent_approvals_of_one_plan_record_one_event(
+    project: Path, approvals: Approvals, plan: Path
+) -> None:
     procs = [
         subprocess.Popen(
             [sys.executable, "-c", APPROVER, str(approvals.home), str(project), str(plan), f"p{i}"],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
         )
         for i in range(3)
     ]

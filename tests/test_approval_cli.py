@@ -31,7 +31,9 @@ Read it.
 
 def git(root: Path, *args: str) -> str:
     env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull}
-    return subprocess.run(["git", *args], cwd=root, check=True, capture_output=True, text=True, env=env).stdout
+    return subprocess.run(
+        ["git", *args], cwd=root, check=True, capture_output=True, text=True, env=env
+    ).stdout
 
 
 @pytest.fixture
@@ -60,7 +62,7 @@ def test_approve_prints_artifact_hash_and_size(capsys: pytest.CaptureFixture[str
     assert lines[3].startswith("canonical:") and len(lines[3]) == len("canonical:") + 64
     assert "approver:Ada Reviewer <ada@example.com>" in lines
 
-    code, again, err = run(capsys, "approve", plan.name, "--as", "Bob")   # bare name: the plans folder
+    code, again, err = run(capsys, "approve", plan.name, "--as", "Bob")  # bare name: the plans folder
     assert code == 0 and again == out
     assert "already approved" in err
 
@@ -95,8 +97,9 @@ def test_approve_refusals_are_one_line_exit_2(
 
 
 def test_refusal_from_the_real_command_line(project: Path, plan: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "planview", "approve", "nope.md"], capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "planview", "approve", "nope.md"], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.count("\n") == 1 and "plan not found" in done.stderr
 
@@ -132,7 +135,7 @@ def test_audit_shows_the_evidence(capsys: pytest.CaptureFixture[str], project: P
     run(capsys, "approve", str(plan))
     approved_at = git(project, "rev-parse", "HEAD").strip()
     (project / "README.md").write_text("# sample project\n\nSetup: pip install.\n")
-    git(project, "commit", "-q", "-am", "readme")                 # committed after approval: still shown
+    git(project, "commit", "-q", "-am", "readme")  # committed after approval: still shown
     (project / "src" / "app.py").write_text("print('hi')\nprint('--help')\n")
     (project / "notes.txt").write_text("scratch\n")
 

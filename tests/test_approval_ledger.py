@@ -17,7 +17,9 @@ from planview.approval.ledger import canonical_json
 def make_ledger(tmp_path: Path, count: int = 5) -> Ledger:
     ledger = Ledger(tmp_path / "ledger.jsonl")
     for n in range(count):
-        ledger.append({"type": "approved", "plan": f"plans/p{n}.md", "approver": "Ada", "canonical_sha256": "ab" * 32})
+        ledger.append(
+            {"type": "approved", "plan": f"plans/p{n}.md", "approver": "Ada", "canonical_sha256": "ab" * 32}
+        )
     return ledger
 
 
@@ -64,7 +66,7 @@ def test_flipped_byte_reports_that_line(tmp_path: Path, line: int) -> None:
     lines = lines_of(ledger)
     target = bytearray(lines[line - 1])
     at = target.index(b"Ada") + 1
-    target[at] ^= 0x01          # "Ada" -> "Aea": still valid JSON, only the hash can tell
+    target[at] ^= 0x01  # "Ada" -> "Aea": still valid JSON, only the hash can tell
     lines[line - 1] = bytes(target)
     write_lines(ledger, lines)
     result = ledger.verify()
@@ -97,7 +99,7 @@ def test_inserted_copy_and_forged_line(tmp_path: Path) -> None:
     ledger = make_ledger(tmp_path, 5)
     original = lines_of(ledger)
 
-    copy = original[:3] + [original[1]] + original[3:]       # a duplicate of line 2 as line 4
+    copy = original[:3] + [original[1]] + original[3:]  # a duplicate of line 2 as line 4
     write_lines(ledger, copy)
     assert ledger.verify().first_bad_seq == 4
 
@@ -126,7 +128,7 @@ def test_last_line_edit_and_truncation_are_caught_by_the_head(tmp_path: Path) ->
     write_lines(ledger, lines[:2] + [canonical_json(edited).encode() + b"\n"])
     assert ledger.verify().first_bad_seq == 3
 
-    write_lines(ledger, lines[:2])                # the newest event removed
+    write_lines(ledger, lines[:2])  # the newest event removed
     result = ledger.verify()
     assert result.first_bad_seq == 3 and "removed" in result.describe()
 
@@ -152,14 +154,14 @@ def test_torn_last_line_is_reported_and_never_repaired(tmp_path: Path) -> None:
         ledger.events()
     with pytest.raises(LedgerError, match="refusing to append"):
         ledger.append({"type": "approved", "plan": "plans/x.md"})
-    assert ledger.path.read_bytes() == torn      # not dropped, not repaired
+    assert ledger.path.read_bytes() == torn  # not dropped, not repaired
 
 
 def test_crash_between_line_and_head_is_tolerated(tmp_path: Path) -> None:
     ledger = make_ledger(tmp_path, 2)
     head = ledger.head_path.read_bytes()
     ledger.append({"type": "approved", "plan": "plans/x.md"})
-    ledger.head_path.write_bytes(head)            # as if the process died before updating the head
+    ledger.head_path.write_bytes(head)  # as if the process died before updating the head
     assert ledger.verify().ok
     ledger.append({"type": "revoked", "plan": "plans/x.md"})
     assert ledger.verify().ok and len(ledger.events()) == 4
@@ -199,23 +201,23 @@ def test_concurrent_appends_from_several_processes(tmp_path: Path) -> None:
     assert [e["seq"] for e in result.events] == list(range(1, 101))
     plans = {e["plan"] for e in result.events}
     assert len(plans) == 100
-    for worker in range(4):       # each writer's own events stay in its order
+    for worker in range(4):  # each writer's own events stay in its order
         mine = [e["plan"] for e in result.events if e["approver"] == f"w{worker}"]
         assert mine == [f"plans/w{worker}-{n}.md" for n in range(25)]
 
 
 def test_cached_verification_still_sees_later_tampering(tmp_path: Path) -> None:
     ledger = make_ledger(tmp_path, 4)
-    assert ledger.verify().ok                      # caches the verified prefix
+    assert ledger.verify().ok  # caches the verified prefix
     lines = lines_of(ledger)
     lines[1] = lines[1].replace(b"p1.md", b"p9.md")
     write_lines(ledger, lines)
-    assert ledger.verify().first_bad_seq == 2      # same object: the cache must not hide it
+    assert ledger.verify().first_bad_seq == 2  # same object: the cache must not hide it
     fresh = Ledger(ledger.path)
     assert fresh.verify().first_bad_seq == 2
     events = make_ledger(tmp_path / "other", 2).events()
     with pytest.raises(TypeError):
-        events[0]["approver"] = "Eve"              # events are read-only views
+        events[0]["approver"] = "Eve"  # events are read-only views
 
 
 def test_deleting_the_whole_ledger_is_caught(tmp_path: Path) -> None:

@@ -24,8 +24,14 @@ from planview.approval import (
 )
 
 RECORD = ApprovalRecord(
-    seq=1, plan=".planview/plans/a.md", canonical_sha256="c" * 64, file_sha256="f" * 64,
-    artifact="artifact:00000000-0000-5000-8000-000000000000", bytes=10, approver="Ada", at="2026-01-01T00:00:00Z",
+    seq=1,
+    plan=".planview/plans/a.md",
+    canonical_sha256="c" * 64,
+    file_sha256="f" * 64,
+    artifact="artifact:00000000-0000-5000-8000-000000000000",
+    bytes=10,
+    approver="Ada",
+    at="2026-01-01T00:00:00Z",
     commit=None,
 )
 

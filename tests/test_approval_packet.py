@@ -47,8 +47,13 @@ Redis 7 is available.
 """
 
 ARGS = dict(
-    plan=".planview/plans/x.md", artifact="artifact:00000000-0000-5000-8000-000000000000", sha256="a" * 64,
-    size=123, canonical_sha256="b" * 64, approver="Ada Reviewer <ada@example.com>", at="2026-01-14T10:30:00Z",
+    plan=".planview/plans/x.md",
+    artifact="artifact:00000000-0000-5000-8000-000000000000",
+    sha256="a" * 64,
+    size=123,
+    canonical_sha256="b" * 64,
+    approver="Ada Reviewer <ada@example.com>",
+    at="2026-01-14T10:30:00Z",
     commit="c" * 40,
 )
 
@@ -64,7 +69,9 @@ print(packet.sha256)
 def test_sections_steps_and_approval() -> None:
     data = build_packet(PLAN, **ARGS).data
     assert data["title"] == "Migrate sessions to Redis"
-    assert data["goal"] == [{"title": "Goal", "text": "Move session storage out of process memory — café-safe ✓."}]
+    assert data["goal"] == [
+        {"title": "Goal", "text": "Move session storage out of process memory — café-safe ✓."}
+    ]
     assert data["context"][0]["text"].startswith("Sessions live")
     assert data["scope"][0]["title"] == "Out of scope"
     assert data["risks"][0]["text"] == "### Data loss\nSessions vanish on deploy."
@@ -72,7 +79,9 @@ def test_sections_steps_and_approval() -> None:
     assert data["assumptions"][0]["text"] == "Redis 7 is available."
     assert data["open_questions"][0]["text"] == "- TTL of 30 days?"
     assert [(s["n"], s["text"], s["done"]) for s in data["steps"]] == [
-        (1, "Add a Redis client", True), (2, "Swap the session store", False), (3, "Remove the dict", False),
+        (1, "Add a Redis client", True),
+        (2, "Swap the session store", False),
+        (3, "Remove the dict", False),
     ]
     assert data["artifact"]["id"] == ARGS["artifact"] and data["artifact"]["sha256"] == "a" * 64
     assert data["approval"] == {"approver": ARGS["approver"], "at": ARGS["at"], "commit": "c" * 40}
@@ -99,8 +108,11 @@ def test_hash_is_stable_across_processes_and_hash_seeds() -> None:
     for seed in ("0", "1", "4242", "random"):
         env = {**os.environ, "PYTHONHASHSEED": seed}
         done = subprocess.run(
-            [sys.executable, "-c", BUILDER, json.dumps(ARGS)], input=PLAN.encode("utf-8"),
-            capture_output=True, env=env, timeout=120,
+            [sys.executable, "-c", BUILDER, json.dumps(ARGS)],
+            input=PLAN.encode("utf-8"),
+            capture_output=True,
+            env=env,
+            timeout=120,
         )
         assert done.returncode == 0, done.stderr.decode()
         assert done.stdout.decode().strip() == expected, f"PYTHONHASHSEED={seed}"
@@ -143,7 +155,7 @@ def test_approval_saves_the_packet_beside_the_artifact(project: Path) -> None:
     assert packet.data["artifact"]["path"] == approvals.artifact_path(record).relative_to(project).as_posix()
     assert packet.data["plan"] == record.plan
 
-    path.unlink()                              # a crash before it was saved: rebuilt to the same hash
+    path.unlink()  # a crash before it was saved: rebuilt to the same hash
     assert approvals.packet(record).sha256 == record.packet_sha256
     assert path.exists()
 

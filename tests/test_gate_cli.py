@@ -31,9 +31,21 @@ CALLS = [
     ({"tool": "bash", "input": {"command": "git push"}}, "deny", "git push changes the repository"),
     ({"tool": "write", "input": {"path": "x"}}, "deny", '"write" is not read-only'),
     ({"tool": "read", "input": {"path": "x"}, "builtin": True}, "allow", ""),
-    ({"tool": "web_search", "input": {"q": "x"}, "annotations": {"readOnlyHint": True}, "builtin": False}, "allow", ""),
-    ({"tool": "fs_read", "input": {"path": "x"}, "annotations": {"readOnlyHint": True}, "builtin": False}, "deny", "takes a file path"),
-    ({"tool": "write_plan", "input": {"title": "t", "content": "c"}, "builtin": False}, "deny", "not planview's own"),
+    (
+        {"tool": "web_search", "input": {"q": "x"}, "annotations": {"readOnlyHint": True}, "builtin": False},
+        "allow",
+        "",
+    ),
+    (
+        {"tool": "fs_read", "input": {"path": "x"}, "annotations": {"readOnlyHint": True}, "builtin": False},
+        "deny",
+        "takes a file path",
+    ),
+    (
+        {"tool": "write_plan", "input": {"title": "t", "content": "c"}, "builtin": False},
+        "deny",
+        "not planview's own",
+    ),
     ({"tool": "ask_user", "input": {"question": "Which?"}}, "allow", ""),
 ]
 
@@ -106,21 +118,36 @@ def test_last_line_without_newline_and_crlf_lines() -> None:
 
 
 def test_unicode_round_trips_as_utf8() -> None:
-    stdin = json.dumps({"tool": "bash", "input": {"command": "git log --author='José' && rm -rf ü"}}, ensure_ascii=False)
+    stdin = json.dumps(
+        {"tool": "bash", "input": {"command": "git log --author='José' && rm -rf ü"}}, ensure_ascii=False
+    )
     answers = lines(run(stdin + "\n"))
     assert answers[0]["decision"] == "deny" and '"rm"' in answers[0]["reason"]
 
 
 def test_subagent_forced_input_is_reported() -> None:
-    call = {"tool": "subagent", "input": {"agent": "explorer"}, "input_schema": {"properties": {"readOnly": {}}}}
+    call = {
+        "tool": "subagent",
+        "input": {"agent": "explorer"},
+        "input_schema": {"properties": {"readOnly": {}}},
+    }
     answers = lines(run(json.dumps(call) + "\n"))
     assert answers == [
-        {"decision": "allow", "reason": "subagent forced read-only", "input": {"agent": "explorer", "readOnly": True}}
+        {
+            "decision": "allow",
+            "reason": "subagent forced read-only",
+            "input": {"agent": "explorer", "readOnly": True},
+        }
     ]
 
 
 def test_no_read_only_hint_switch() -> None:
-    call = {"tool": "web_search", "input": {"q": "x"}, "annotations": {"readOnlyHint": True}, "builtin": False}
+    call = {
+        "tool": "web_search",
+        "input": {"q": "x"},
+        "annotations": {"readOnlyHint": True},
+        "builtin": False,
+    }
     answers = lines(run(json.dumps(call) + "\n", "--no-read-only-hint"))
     assert answers[0]["decision"] == "deny" and "by configuration" in answers[0]["reason"]
 
@@ -129,7 +156,10 @@ def test_plans_dir_containment(tmp_path: Path) -> None:
     plans = tmp_path / ".planview" / "plans"
     plans.mkdir(parents=True)
     inside = {"tool": "write_plan", "input": {"title": "t", "content": "c", "plan_path": str(plans / "a.md")}}
-    outside = {"tool": "write_plan", "input": {"title": "t", "content": "c", "plan_path": str(tmp_path / "a.md")}}
+    outside = {
+        "tool": "write_plan",
+        "input": {"title": "t", "content": "c", "plan_path": str(tmp_path / "a.md")},
+    }
     stdin = json.dumps(inside) + "\n" + json.dumps(outside) + "\n"
     answers = lines(run(stdin, "--plans-dir", str(plans)))
     assert [answer["decision"] for answer in answers] == ["allow", "deny"]

@@ -11,7 +11,10 @@ import pytest
 
 from planview.gate import Decision, GatePolicy, GateRefusal, ToolCall, decide
 
-READ_ONLY_SCHEMA = {"type": "object", "properties": {"agent": {"type": "string"}, "readOnly": {"type": "boolean"}}}
+READ_ONLY_SCHEMA = {
+    "type": "object",
+    "properties": {"agent": {"type": "string"}, "readOnly": {"type": "boolean"}},
+}
 PLAIN_SCHEMA = {"type": "object", "properties": {"agent": {"type": "string"}, "task": {"type": "string"}}}
 HINT = {"readOnlyHint": True}
 
@@ -36,15 +39,31 @@ PLAN_TABLE: list[tuple[ToolCall, bool, str]] = [
     # plan controls: exempt only as planview's own tools
     (call("write_plan", {"title": "T", "content": "# T"}), True, ""),
     (call("exit_plan_mode", {"plan_path": "/anywhere.md"}), True, ""),
-    (call("write_plan", {"title": "T", "content": "# T"}, builtin=False), False, "is not planview's own tool"),
-    (call("write_plan", {"title": "T"}, builtin=False, annotations=HINT), False, "is not planview's own tool"),
+    (
+        call("write_plan", {"title": "T", "content": "# T"}, builtin=False),
+        False,
+        "is not planview's own tool",
+    ),
+    (
+        call("write_plan", {"title": "T"}, builtin=False, annotations=HINT),
+        False,
+        "is not planview's own tool",
+    ),
     (call("exit_plan_mode", {}, builtin=False, annotations=HINT), False, "is not planview's own tool"),
     (call("write_plan", {"title": "T", "content": "x", "plan_path": 3}), False, "plan_path must be a string"),
     # mode and step controls
     (call("enter_plan_mode", {}), False, "plan mode is already on"),
-    (call("set_plan_steps", {"plan_path": "p.md", "updates": []}), False, "call exit_plan_mode and get the plan approved"),
+    (
+        call("set_plan_steps", {"plan_path": "p.md", "updates": []}),
+        False,
+        "call exit_plan_mode and get the plan approved",
+    ),
     # writers
-    (call("write", {"path": "x", "content": "y"}), False, '"write" is not read-only; call exit_plan_mode and get the plan approved before changing files'),
+    (
+        call("write", {"path": "x", "content": "y"}),
+        False,
+        '"write" is not read-only; call exit_plan_mode and get the plan approved before changing files',
+    ),
     (call("edit", {"path": "x"}), False, '"edit" is not read-only; call exit_plan_mode'),
     (call("edit", {"path": "x"}, annotations=HINT), False, '"edit" is not read-only'),
     (call("apply_patch", {"patch": "..."}, builtin=False, annotations=HINT), False, "is not read-only"),
@@ -52,14 +71,22 @@ PLAN_TABLE: list[tuple[ToolCall, bool, str]] = [
     (call("bash", {"command": "git status"}), True, ""),
     (call("bash", {"command": "git status && git diff --stat", "timeout": 30}), True, ""),
     (call("bash", {"command": "git commit -m x"}), False, "git commit changes the repository"),
-    (call("bash", {"command": "cd src && git status"}), False, "cd is not needed: commands already run in the project root"),
+    (
+        call("bash", {"command": "cd src && git status"}),
+        False,
+        "cd is not needed: commands already run in the project root",
+    ),
     (call("bash", {"command": "cat x"}), False, "use the read / grep / find / ls tools to look at files"),
     (call("bash", {"command": ["git", "status"]}), False, "string"),
     (call("bash", {}), False, "bash needs a command"),
     (call("bash", {"command": "git status", "cwd": "/"}), False, "cd is not needed"),
     (call("bash", {"command": "git status", "env": {"GIT_DIR": "/x"}}), False, 'drop "env"'),
     (call("bash", {"command": "git status"}, builtin=False), False, "is not available in plan mode"),
-    (call("bash", {"command": "git status"}, builtin=False, annotations=HINT), False, "is not available in plan mode"),
+    (
+        call("bash", {"command": "git status"}, builtin=False, annotations=HINT),
+        False,
+        "is not available in plan mode",
+    ),
     (call("powershell", {"command": "git status"}), False, '"powershell" is not available in plan mode'),
     (call("powershell", {"command": "Get-ChildItem"}, annotations=HINT), False, "not available"),
     # subagent: only with a readOnly schema, then forced read-only
@@ -68,19 +95,57 @@ PLAN_TABLE: list[tuple[ToolCall, bool, str]] = [
     (call("subagent", {"agent": "explorer"}, input_schema=PLAIN_SCHEMA), False, "does not declare readOnly"),
     (call("subagent", {"agent": "explorer"}), False, "does not declare readOnly"),
     (call("subagent", {"agent": "x"}, annotations=HINT), False, "does not declare readOnly"),
-    (call("subagent", {"a": 1}, input_schema={"properties": {"readOnly": {"type": "string"}}}), False, "readOnly"),
+    (
+        call("subagent", {"a": 1}, input_schema={"properties": {"readOnly": {"type": "string"}}}),
+        False,
+        "readOnly",
+    ),
     (call("subagent", {"a": 1}, input_schema={"properties": ["readOnly"]}), False, "readOnly"),
     # readOnlyHint tools: allowed unless they take a path
     (call("web_search", {"query": "textual line api"}, builtin=False, annotations=HINT), True, ""),
-    (call("mcp__gh__list_issues", {"repo": "octo/hello", "state": "open"}, builtin=False, annotations=HINT), True, ""),
+    (
+        call(
+            "mcp__gh__list_issues", {"repo": "octo/hello", "state": "open"}, builtin=False, annotations=HINT
+        ),
+        True,
+        "",
+    ),
     (call("web_fetch", {"url": "https://example.com/a/b.html"}, builtin=False, annotations=HINT), True, ""),
-    (call("mcp__fs__read_file", {"path": "x"}, builtin=False, annotations=HINT), False, 'path argument "path"'),
-    (call("mcp__fs__stat", {"target": {"filePaths": ["a"]}}, builtin=False, annotations=HINT), False, "target"),
-    (call("mcp__x__search", {"opts": {"where": ["~/secrets"]}}, builtin=False, annotations=HINT), False, '"~/secrets"'),
-    (call("mcp__x__q", {"q": "ok"}, builtin=False, annotations={"readOnlyHint": "true"}), False, "does not declare readOnlyHint"),
-    (call("mcp__x__q", {"q": "ok"}, builtin=False, annotations={"readOnlyHint": 1}), False, "does not declare readOnlyHint"),
-    (call("mcp__x__q", {"q": "ok"}, builtin=False, annotations={"readOnlyHint": False}), False, "does not declare readOnlyHint"),
-    (call("mcp__x__q", {"q": "ok"}, builtin=False, annotations={"destructiveHint": False}), False, "does not declare"),
+    (
+        call("mcp__fs__read_file", {"path": "x"}, builtin=False, annotations=HINT),
+        False,
+        'path argument "path"',
+    ),
+    (
+        call("mcp__fs__stat", {"target": {"filePaths": ["a"]}}, builtin=False, annotations=HINT),
+        False,
+        "target",
+    ),
+    (
+        call("mcp__x__search", {"opts": {"where": ["~/secrets"]}}, builtin=False, annotations=HINT),
+        False,
+        '"~/secrets"',
+    ),
+    (
+        call("mcp__x__q", {"q": "ok"}, builtin=False, annotations={"readOnlyHint": "true"}),
+        False,
+        "does not declare readOnlyHint",
+    ),
+    (
+        call("mcp__x__q", {"q": "ok"}, builtin=False, annotations={"readOnlyHint": 1}),
+        False,
+        "does not declare readOnlyHint",
+    ),
+    (
+        call("mcp__x__q", {"q": "ok"}, builtin=False, annotations={"readOnlyHint": False}),
+        False,
+        "does not declare readOnlyHint",
+    ),
+    (
+        call("mcp__x__q", {"q": "ok"}, builtin=False, annotations={"destructiveHint": False}),
+        False,
+        "does not declare",
+    ),
     # unknown tools: default deny
     (call("deploy", {}), False, '"deploy" is not known to be read-only'),
     (call("mcp__db__query", {"sql": "DROP TABLE x"}, builtin=False), False, "is not known to be read-only"),
@@ -99,14 +164,18 @@ def test_plan_mode_rules(tool_call: ToolCall, allowed: bool, fragment: str) -> N
 
 
 @pytest.mark.parametrize(("tool_call", "allowed", "fragment"), PLAN_TABLE)
-def test_execute_mode_allows_every_well_formed_call(tool_call: ToolCall, allowed: bool, fragment: str) -> None:
+def test_execute_mode_allows_every_well_formed_call(
+    tool_call: ToolCall, allowed: bool, fragment: str
+) -> None:
     decision = decide(tool_call, "execute")
     assert decision.allowed
     assert decision.call == tool_call  # nothing is rewritten outside plan mode
 
 
 def test_subagent_is_forced_read_only() -> None:
-    original = call("subagent", {"agent": "worker", "readOnly": False, "task": "t"}, input_schema=READ_ONLY_SCHEMA)
+    original = call(
+        "subagent", {"agent": "worker", "readOnly": False, "task": "t"}, input_schema=READ_ONLY_SCHEMA
+    )
     decision = decide(original, "plan")
     assert decision.allowed
     assert decision.call.input == {"agent": "worker", "readOnly": True, "task": "t"}
@@ -148,7 +217,12 @@ def test_mapping_calls_are_accepted() -> None:
     assert decide({"tool": "bash", "input": {"command": "git status"}}, "plan").allowed
     assert decide({"name": "read", "input": {"path": "x"}}, "plan").allowed
     assert decide({"tool": "todo"}, "plan").allowed  # no input means no arguments
-    hinted = {"tool": "web_search", "input": {"q": "x"}, "annotations": {"readOnlyHint": True}, "builtin": False}
+    hinted = {
+        "tool": "web_search",
+        "input": {"q": "x"},
+        "annotations": {"readOnlyHint": True},
+        "builtin": False,
+    }
     assert decide(hinted, "plan").allowed
     schema = {"tool": "subagent", "input": {}, "inputSchema": READ_ONLY_SCHEMA}
     assert decide(schema, "plan").call.input == {"readOnly": True}
@@ -255,7 +329,9 @@ def test_plan_path_inside_the_folder_is_allowed(plans: Path, plan_path: str) -> 
         ("{plans}/linkdir/x.md", "outside"),
     ],
 )
-def test_plan_path_outside_the_rules_is_refused(plans: Path, tmp_path: Path, plan_path: str, fragment: str) -> None:
+def test_plan_path_outside_the_rules_is_refused(
+    plans: Path, tmp_path: Path, plan_path: str, fragment: str
+) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()
     (outside / "target.md").write_text("x")

@@ -19,12 +19,29 @@ SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[Heal
 json_scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20)
 json_values = st.recursive(
     json_scalars,
-    lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4)
+    ),
     max_leaves=30,
 )
 tool_names = st.sampled_from(
-    ["read", "grep", "find", "ls", "todo", "ask_user", "write_plan", "exit_plan_mode", "enter_plan_mode",
-     "set_plan_steps", "bash", "write", "edit", "subagent", "powershell"]
+    [
+        "read",
+        "grep",
+        "find",
+        "ls",
+        "todo",
+        "ask_user",
+        "write_plan",
+        "exit_plan_mode",
+        "enter_plan_mode",
+        "set_plan_steps",
+        "bash",
+        "write",
+        "edit",
+        "subagent",
+        "powershell",
+    ]
 ) | st.text(max_size=12)
 anything = json_values | tool_names | st.builds(object)
 
@@ -41,7 +58,8 @@ call_mappings = st.fixed_dictionaries(
     {"tool": tool_names | json_values},
     optional={
         "input": st.dictionaries(st.text(max_size=8), json_values, max_size=5) | json_values,
-        "annotations": st.dictionaries(st.sampled_from(["readOnlyHint", "x"]), json_values, max_size=2) | json_values,
+        "annotations": st.dictionaries(st.sampled_from(["readOnlyHint", "x"]), json_values, max_size=2)
+        | json_values,
         "builtin": st.booleans() | json_values,
         "input_schema": json_values,
     },
@@ -83,14 +101,38 @@ def test_check_git_command_never_raises_on_shell_soup(command: str) -> None:
 
 SAFE = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.:/@%+=^~é日"
 plain_words = st.text(alphabet=SAFE, min_size=1, max_size=8)
-quoted_words = st.text(alphabet=SAFE + " |&;<>$`()*?[#\"\\", max_size=8).map(lambda text: f"'{text}'")
+quoted_words = st.text(alphabet=SAFE + ' |&;<>$`()*?[#"\\', max_size=8).map(lambda text: f"'{text}'")
 words = st.lists(plain_words | quoted_words, min_size=0, max_size=5)
-REFUSED_METAS = ["|", "||", "&", ">", ">>", "<", "2>", "&>", ">|", "$(", "`", "<(", ">(", "$", "\n", "\r", "(", ")", "*", "?", "["]
+REFUSED_METAS = [
+    "|",
+    "||",
+    "&",
+    ">",
+    ">>",
+    "<",
+    "2>",
+    "&>",
+    ">|",
+    "$(",
+    "`",
+    "<(",
+    ">(",
+    "$",
+    "\n",
+    "\r",
+    "(",
+    ")",
+    "*",
+    "?",
+    "[",
+]
 
 
 @SETTINGS
 @given(before=words, after=words, meta=st.sampled_from(REFUSED_METAS), glue=st.booleans())
-def test_unquoted_metacharacter_is_always_refused(before: list[str], after: list[str], meta: str, glue: bool) -> None:
+def test_unquoted_metacharacter_is_always_refused(
+    before: list[str], after: list[str], meta: str, glue: bool
+) -> None:
     left = " ".join(["git", "log", *before])
     right = " ".join(after)
     command = f"{left}{meta}{right}" if glue else f"{left} {meta} {right}"
@@ -99,7 +141,7 @@ def test_unquoted_metacharacter_is_always_refused(before: list[str], after: list
 
 
 @SETTINGS
-@given(text=st.text(alphabet=SAFE + " |&;<>$`()*?[{},#\"\\\t", max_size=30))
+@given(text=st.text(alphabet=SAFE + ' |&;<>$`()*?[{},#"\\\t', max_size=30))
 def test_single_quoted_text_is_inert(text: str) -> None:
     assert check_git_command(f"git log --grep='{text}'").allowed
 
@@ -134,7 +176,7 @@ def test_sanitized_text_has_no_controls_and_keeps_lines(text: str) -> None:
 BASH = shutil.which("bash")
 _PIECE = st.one_of(
     st.text(alphabet=SAFE + "{},#!~=", min_size=1, max_size=6),
-    st.text(alphabet=SAFE + " |&;<>$`()*?[{},#\"\\!", max_size=6).map(lambda text: f"'{text}'"),
+    st.text(alphabet=SAFE + ' |&;<>$`()*?[{},#"\\!', max_size=6).map(lambda text: f"'{text}'"),
     st.text(alphabet=SAFE + " |&;<>()*?[{},#'\\!", max_size=6).map(lambda text: f'"{text}"'),
     st.sampled_from(SAFE).map(lambda char: "\\" + char),
     st.sampled_from([" ", "\t", "  "]),

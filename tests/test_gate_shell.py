@@ -244,7 +244,7 @@ REFUSED = [
     ("sed -i s/a/b/ file.txt", "use the read / grep / find / ls tools"),
     ("rm -rf build", "is not a read-only git command"),
     ("git status && rm -rf x", "is not a read-only git command"),
-    ("python -c 'open(\"x\",\"w\")'", "is not a read-only git command"),
+    ('python -c \'open("x","w")\'', "is not a read-only git command"),
     ("touch x", "is not a read-only git command"),
     ("npm install", "is not a read-only git command"),
     ("gitk --all", "is not a read-only git command"),
@@ -254,7 +254,10 @@ REFUSED = [
     ("# git status", "shell comments (#)"),
     ("git status # comment", "shell comments (#)"),
     # mutating and unknown subcommands
-    ("git commit -m x", "git commit changes the repository; only read-only git commands run in plan mode (status, diff, log, show, …)"),
+    (
+        "git commit -m x",
+        "git commit changes the repository; only read-only git commands run in plan mode (status, diff, log, show, …)",
+    ),
     ("git add .", "git add changes the repository"),
     ("git push", "git push changes the repository"),
     ("git push --force origin main", "git push changes the repository"),
@@ -354,7 +357,7 @@ REFUSED = [
     ("git diff -- a\\ b", "a backslash escaping ' '"),
     ("git diff -- a\\*b", "a backslash escaping '*'"),
     ("git diff -- a\\\\b", "a backslash escaping '\\\\'"),
-    ("git diff -- a\\'b", "a backslash escaping \"'\""),
+    ("git diff -- a\\'b", 'a backslash escaping "\'"'),
     ("git status\\", "a trailing backslash"),
     ('git log "a\\"b"', "a backslash escaping '\"'"),
     ("git log 'unterminated", "unterminated ' quote"),
@@ -394,7 +397,7 @@ REFUSED = [
     ("git reflog HEAD", "write git reflog show HEAD"),
     ("git config user.name x", "git config without --get or --list changes configuration"),
     ("git config core.pager", "without --get or --list"),
-    ("git config --add x y", "git config \"--add\""),
+    ("git config --add x y", 'git config "--add"'),
     ("git config --unset user.name", "not allowed"),
     ("git config --get x --unset", "not allowed"),
     ("git config --edit", "not allowed"),
@@ -437,7 +440,20 @@ def test_every_refusal_names_a_fix_and_is_one_line() -> None:
         # A fix is named: an alternative, a way to rewrite, or the read-only list.
         assert any(
             hint in reason
-            for hint in ("use ", "run ", "quote", "chain", "only", "remove", "close", "write", "drop", "spell", "put", "not needed")
+            for hint in (
+                "use ",
+                "run ",
+                "quote",
+                "chain",
+                "only",
+                "remove",
+                "close",
+                "write",
+                "drop",
+                "spell",
+                "put",
+                "not needed",
+            )
         ), (command, reason)
 
 

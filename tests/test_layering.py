@@ -99,5 +99,7 @@ def test_plan_package_reexports_lazily():
         "assert not missing, missing\n"
         "print('ok')\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120)
+    result = subprocess.run(
+        [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120
+    )
     assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr

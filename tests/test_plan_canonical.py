@@ -31,7 +31,9 @@ def test_hash_is_the_sha256_of_the_canonical_text():
 
 
 def test_ticking_and_reopening_steps_never_changes_it():
-    ticked = set_steps(PLAN, [StepUpdate(1, "completed"), StepUpdate(2, "pending"), StepUpdate(3, "completed")])
+    ticked = set_steps(
+        PLAN, [StepUpdate(1, "completed"), StepUpdate(2, "pending"), StepUpdate(3, "completed")]
+    )
     assert ticked != PLAN
     assert canonical_sha256(ticked) == H
 
@@ -54,7 +56,9 @@ def test_any_word_change_changes_it():
     assert canonical_sha256(PLAN.replace("column", "columns")) != H
     assert canonical_sha256(PLAN.replace("# Plan", "# Plan B")) != H
     assert canonical_sha256(PLAN + "4. More\n") != H
-    assert canonical_sha256(PLAN.replace("1. [ ] Add", "1. [ ]  Add")) == H  # spacing after a box is not a word
+    assert (
+        canonical_sha256(PLAN.replace("1. [ ] Add", "1. [ ]  Add")) == H
+    )  # spacing after a box is not a word
 
 
 def test_code_is_content_even_when_it_looks_like_a_checkbox():

@@ -88,7 +88,9 @@ def test_several_comments_on_one_block_keep_their_order():
 
 
 def test_anchor_zero_and_out_of_range_anchors_are_clamped():
-    out = apply_feedback("para\n", [ReviewComment(0, "top"), ReviewComment(99, "end"), ReviewComment(-3, "neg")])
+    out = apply_feedback(
+        "para\n", [ReviewComment(0, "top"), ReviewComment(99, "end"), ReviewComment(-3, "neg")]
+    )
     assert out == "> [!REVIEW] top\n> [!REVIEW] neg\npara\n> [!REVIEW] end\n"
 
 

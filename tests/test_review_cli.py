@@ -41,10 +41,17 @@ def run_with(monkeypatch: pytest.MonkeyPatch, decision, argv: list[str]) -> int:
 
 
 def test_approved_exits_0_and_prints_json(plan: Path, monkeypatch, capsys) -> None:
-    code = run_with(monkeypatch, lambda p: Approved(p, canonical_sha256(PLAN)), ["review", str(plan), "--json"])
+    code = run_with(
+        monkeypatch, lambda p: Approved(p, canonical_sha256(PLAN)), ["review", str(plan), "--json"]
+    )
     assert code == 0
     out = json.loads(capsys.readouterr().out)
-    assert out == {"decision": "approve", "feedback": None, "plan": str(plan.resolve()), "sha256": canonical_sha256(PLAN)}
+    assert out == {
+        "decision": "approve",
+        "feedback": None,
+        "plan": str(plan.resolve()),
+        "sha256": canonical_sha256(PLAN),
+    }
 
 
 def test_refine_exits_1_with_feedback(plan: Path, monkeypatch, capsys) -> None:
@@ -87,11 +94,16 @@ def test_missing_file_in_a_real_process(tmp_path: Path) -> None:
     env = {**os.environ, "PLANVIEW_HOME": str(tmp_path / "home")}
     result = subprocess.run(
         [sys.executable, "-m", "planview", "review", str(tmp_path / "gone.md"), "--json"],
-        capture_output=True, text=True, env=env, timeout=60,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
     )
     assert result.returncode == 2
     assert result.stdout == ""
-    assert result.stderr.count("\n") == 1 and "not found" in result.stderr and "Traceback" not in result.stderr
+    assert (
+        result.stderr.count("\n") == 1 and "not found" in result.stderr and "Traceback" not in result.stderr
+    )
 
 
 def test_not_importing_textual_for_bad_input(tmp_path: Path) -> None:

@@ -47,7 +47,10 @@ def test_hints_drop_whole_in_priority_order(width: int) -> None:
 
 
 def test_hints_at_common_widths() -> None:
-    assert hints.hints_text(hints.REVIEW_HINTS, 120) == "Esc keep planning   a approve & run   r refine   n/p section   ? keys"
+    assert (
+        hints.hints_text(hints.REVIEW_HINTS, 120)
+        == "Esc keep planning   a approve & run   r refine   n/p section   ? keys"
+    )
     assert hints.hints_text(hints.REVIEW_HINTS, 40) == "Esc keep planning   a approve & run"
     assert hints.hints_text(hints.EDITOR_HINTS, 40) == "Esc back to plan   Enter send"
     assert hints.hints_text(hints.REVIEW_HINTS, 10) == "Esc keep"

@@ -14,7 +14,9 @@ from planview.tui.review import body as body_module
 def long_plan(sections: int = 60, items: int = 25) -> str:
     parts = ["# Long plan\n"]
     for i in range(1, sections):
-        parts.append(f"## Part {i}\n\n" + "\n".join(f"- step {i}.{j} with some words" for j in range(items)) + "\n")
+        parts.append(
+            f"## Part {i}\n\n" + "\n".join(f"- step {i}.{j} with some words" for j in range(items)) + "\n"
+        )
     return "\n".join(parts)
 
 
@@ -26,7 +28,10 @@ async def test_rows_are_stacked_title_summary_body_scroll_row_hints(tmp_path: Pa
     async with app.run_test(size=(80, 30)) as pilot:
         await pilot.pause()
         screen = app.review
-        y = {name: screen.query_one(f"#{name}").region.y for name in ("title", "summary", "body", "scrollrow", "hints")}
+        y = {
+            name: screen.query_one(f"#{name}").region.y
+            for name in ("title", "summary", "body", "scrollrow", "hints")
+        }
         assert y["title"] == 0 and y["summary"] == 1 and y["body"] == 2
         assert y["hints"] == 29 and y["scrollrow"] == 28
         assert screen.query_one("#body").region.height == 26

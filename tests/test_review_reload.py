@@ -16,7 +16,11 @@ def make_plan(tweak: dict[int, str] | None = None, extra_first: int = 0) -> str:
     parts = ["# Plan\n\nIntro.\n"]
     for i in range(1, 7):
         count = 20 + (extra_first if i == 1 else 0)
-        parts.append(f"## Section {i}\n\n" + "\n".join(f"- item {i}.{j}{tweak.get(i, '')}" for j in range(count)) + "\n")
+        parts.append(
+            f"## Section {i}\n\n"
+            + "\n".join(f"- item {i}.{j}{tweak.get(i, '')}" for j in range(count))
+            + "\n"
+        )
     return "\n".join(parts)
 
 

@@ -41,8 +41,12 @@ async def test_cancel_kills_a_running_command(project: Path) -> None:
     script = "\n".join(
         json.dumps(line)
         for line in (
-            {"tool_calls": [{"name": "bash", "arguments": {"command": f"echo $$ > {marker}; sleep 30"}},
-                            {"name": "read", "arguments": {"path": "README.md"}}]},
+            {
+                "tool_calls": [
+                    {"name": "bash", "arguments": {"command": f"echo $$ > {marker}; sleep 30"}},
+                    {"name": "read", "arguments": {"path": "README.md"}},
+                ]
+            },
             {"text": "after"},
         )
     )

@@ -17,7 +17,9 @@ def write(path: Path, text: str) -> Path:
 
 
 def test_project_overrides_user_and_env_overrides_both(tmp_path: Path) -> None:
-    user = write(tmp_path / "user.toml", '[provider]\nname = "anthropic"\nmodel = "u-model"\n[ui]\ntheme = "dark"\n')
+    user = write(
+        tmp_path / "user.toml", '[provider]\nname = "anthropic"\nmodel = "u-model"\n[ui]\ntheme = "dark"\n'
+    )
     project = write(tmp_path / "proj.toml", '[provider]\nmodel = "p-model"\n[keys]\nreview = "ctrl+r"\n')
     config = load_config(paths=(user, project), env={})
     assert config.provider.name == "anthropic"
@@ -27,13 +29,19 @@ def test_project_overrides_user_and_env_overrides_both(tmp_path: Path) -> None:
     assert config.sources == (user, project)
     env = {"PLANVIEW_PROVIDER": "openai", "PLANVIEW_MODEL": "env-model", "PLANVIEW_BASE_URL": "http://x/v1"}
     config = load_config(paths=(user, project), env=env)
-    assert (config.provider.name, config.provider.model, config.provider.base_url) == ("openai", "env-model", "http://x/v1")
+    assert (config.provider.name, config.provider.model, config.provider.base_url) == (
+        "openai",
+        "env-model",
+        "http://x/v1",
+    )
     assert config.provider_origin == "PLANVIEW_PROVIDER"
 
 
 def test_key_detection_picks_a_provider_only_when_none_is_configured(tmp_path: Path) -> None:
     assert load_config(paths=(), env={"ANTHROPIC_API_KEY": "k"}).provider.name == "anthropic"
-    assert load_config(paths=(), env={"OPENAI_API_KEY": "k", "ANTHROPIC_API_KEY": "k"}).provider.name == "openai"
+    assert (
+        load_config(paths=(), env={"OPENAI_API_KEY": "k", "ANTHROPIC_API_KEY": "k"}).provider.name == "openai"
+    )
     assert load_config(paths=(), env={}).provider.name is None
     user = write(tmp_path / "u.toml", '[provider]\nname = "anthropic"\n')
     assert load_config(paths=(user,), env={"OPENAI_API_KEY": "k"}).provider.name == "anthropic"

@@ -51,7 +51,9 @@ A tiny script beside the README.
 class FakeUI:
     """Answers reviews from a queue; each answer may be a decision or a function of the request."""
 
-    def __init__(self, *answers: ReviewDecision | Callable[[ReviewRequest], ReviewDecision], confirm: bool = True):
+    def __init__(
+        self, *answers: ReviewDecision | Callable[[ReviewRequest], ReviewDecision], confirm: bool = True
+    ):
         self.answers = list(answers)
         self.reviews: list[ReviewRequest] = []
         self.confirmations: list[str] = []
@@ -101,13 +103,38 @@ async def test_the_whole_lifecycle(project: Path) -> None:
     # --- turn 1: explore, try to write and commit (refused), write the plan, get a refinement
     add_turns(
         provider,
-        {"text": "Looking around.", "tool_calls": [call("read", path="README.md"), call("ls"), call("grep", pattern="sample"),
-                                                   call("bash", command="git status && git log --oneline -1")]},
-        {"tool_calls": [call("write", path="hello.py", content="print('hello')\n"),
-                        call("bash", command="git commit -am 'sneaky'"),
-                        call("todo", action="add", items=[{"text": "Check the README style", "status": "in_progress"},
-                                                          {"text": "Mention hello.py in the README"}])]},
-        {"tool_calls": [call("write_plan", title="Add a hello script", content=PLAN.replace("\n- [ ] Mention hello.py in the README", ""))]},
+        {
+            "text": "Looking around.",
+            "tool_calls": [
+                call("read", path="README.md"),
+                call("ls"),
+                call("grep", pattern="sample"),
+                call("bash", command="git status && git log --oneline -1"),
+            ],
+        },
+        {
+            "tool_calls": [
+                call("write", path="hello.py", content="print('hello')\n"),
+                call("bash", command="git commit -am 'sneaky'"),
+                call(
+                    "todo",
+                    action="add",
+                    items=[
+                        {"text": "Check the README style", "status": "in_progress"},
+                        {"text": "Mention hello.py in the README"},
+                    ],
+                ),
+            ]
+        },
+        {
+            "tool_calls": [
+                call(
+                    "write_plan",
+                    title="Add a hello script",
+                    content=PLAN.replace("\n- [ ] Mention hello.py in the README", ""),
+                )
+            ]
+        },
         {"tool_calls": [call("exit_plan_mode")]},
         {"text": "I'll refine the plan."},
     )
@@ -123,11 +150,16 @@ async def test_the_whole_lifecycle(project: Path) -> None:
     plan_path = session.plan_path
     assert plan_path is not None and plan_path.parent == project / ".planview" / "plans"
     refine = results(events, "exit_plan_mode")[0]
-    assert "Also mention it in the README, please." in refine.result and "write_plan(plan_path=" in refine.result
+    assert (
+        "Also mention it in the README, please." in refine.result and "write_plan(plan_path=" in refine.result
+    )
     assert session.mode == "plan" and session.approval is None
     # Only the newest plan-mode note is in context, however many requests the turn made.
     assert all(plan_notes(r.messages) == 1 for r in provider.requests)
-    assert session.todos == (Todo("Check the README style", "in_progress"), Todo("Mention hello.py in the README"))
+    assert session.todos == (
+        Todo("Check the README style", "in_progress"),
+        Todo("Mention hello.py in the README"),
+    )
 
     # --- turn 2: revise the same file, get it approved, execute, tick steps
     rel = session.relative(plan_path)
@@ -135,11 +167,28 @@ async def test_the_whole_lifecycle(project: Path) -> None:
         provider,
         {"tool_calls": [call("write_plan", title="Add a hello script", content=PLAN, plan_path=rel)]},
         {"tool_calls": [call("exit_plan_mode")]},
-        {"tool_calls": [call("write", path="hello.py", content="print('hello')\n"),
-                        call("set_plan_steps", updates=[{"step": 1, "status": "completed",
-                                                         "expected": "Create hello.py that prints a greeting"}]),
-                        call("edit", path="README.md", old_string="# sample project", new_string="# sample project\n\nRun `python hello.py`."),
-                        call("set_plan_steps", updates=[{"step": 2, "status": "completed"}])]},
+        {
+            "tool_calls": [
+                call("write", path="hello.py", content="print('hello')\n"),
+                call(
+                    "set_plan_steps",
+                    updates=[
+                        {
+                            "step": 1,
+                            "status": "completed",
+                            "expected": "Create hello.py that prints a greeting",
+                        }
+                    ],
+                ),
+                call(
+                    "edit",
+                    path="README.md",
+                    old_string="# sample project",
+                    new_string="# sample project\n\nRun `python hello.py`.",
+                ),
+                call("set_plan_steps", updates=[{"step": 2, "status": "completed"}]),
+            ]
+        },
         {"text": "Done."},
     )
     before = len(provider.requests)
@@ -164,9 +213,14 @@ async def test_the_whole_lifecycle(project: Path) -> None:
     assert (project / "hello.py").read_text() == "print('hello')\n"
     assert "Run `python hello.py`." in (project / "README.md").read_text()
     text = plan_path.read_text()
-    assert "- [x] Create hello.py that prints a greeting" in text and "- [x] Mention hello.py in the README" in text
-    assert session.todos[1:] == (Todo("Mention hello.py in the README", "completed"),
-                                 Todo("Create hello.py that prints a greeting", "completed"))
+    assert (
+        "- [x] Create hello.py that prints a greeting" in text
+        and "- [x] Mention hello.py in the README" in text
+    )
+    assert session.todos[1:] == (
+        Todo("Mention hello.py in the README", "completed"),
+        Todo("Create hello.py that prints a greeting", "completed"),
+    )
     # After approval every request carries the evidence packet as data, and no plan note.
     after = provider.requests[before + 2 :]
     assert after
@@ -181,8 +235,12 @@ async def test_the_whole_lifecycle(project: Path) -> None:
     plan_path.write_text(plan_path.read_text().replace("A tiny script", "A small script"))
     add_turns(
         provider,
-        {"tool_calls": [call("write", path="hello.py", content="print('hi')\n"),
-                        call("edit", path="README.md", old_string="Run", new_string="Try")]},
+        {
+            "tool_calls": [
+                call("write", path="hello.py", content="print('hi')\n"),
+                call("edit", path="README.md", old_string="Run", new_string="Try"),
+            ]
+        },
         {"text": "The plan changed; I'll wait."},
     )
     events.clear()
@@ -278,7 +336,10 @@ async def test_no_ui_stops_with_the_approve_command_and_resume_executes(project:
     Approvals(project / ".planview", project).approve(session.plan_path)
     restored = Session.resume(project_root=project, provider=provider)
     assert restored.mode == "execute" and restored.approval is not None
-    assert [t.text for t in restored.todos] == ["Create hello.py that prints a greeting", "Mention hello.py in the README"]
+    assert [t.text for t in restored.todos] == [
+        "Create hello.py that prints a greeting",
+        "Mention hello.py in the README",
+    ]
     assert restored.resume_notice and "source of truth" in restored.resume_notice
     await restored.send(restored.resume_notice)
     assert restored.provider.requests[-1].messages[0]["content"].startswith("<change_evidence_packet")
@@ -287,13 +348,19 @@ async def test_no_ui_stops_with_the_approve_command_and_resume_executes(project:
 async def test_enter_plan_mode_is_confirmed(project: Path) -> None:
     events: list[Any] = []
     script = turns({"tool_calls": [call("enter_plan_mode")]}, {"text": "ok"})
-    declined = Session(project_root=project, provider=ScriptedProvider.from_text(script), ui=FakeUI(confirm=False),
-                       on_event=events.append)
+    declined = Session(
+        project_root=project,
+        provider=ScriptedProvider.from_text(script),
+        ui=FakeUI(confirm=False),
+        on_event=events.append,
+    )
     await declined.send("big change")
     assert declined.mode == "execute" and "declined" in results(events)[0].result
     events.clear()
     ui = FakeUI(confirm=True)
-    agreed = Session(project_root=project, provider=ScriptedProvider.from_text(script), ui=ui, on_event=events.append)
+    agreed = Session(
+        project_root=project, provider=ScriptedProvider.from_text(script), ui=ui, on_event=events.append
+    )
     await agreed.send("big change")
     assert agreed.mode == "plan" and ui.confirmations == ["Enter plan mode?"]
     assert "Plan mode enabled" in results(events)[0].result
@@ -304,7 +371,14 @@ async def test_enter_plan_mode_is_confirmed(project: Path) -> None:
 async def test_user_toggles_and_plan_tools_outside_plan_mode(project: Path) -> None:
     events: list[Any] = []
     provider = ScriptedProvider.from_text(
-        turns({"tool_calls": [call("write_plan", title="x", content="# x\n"), call("set_plan_steps", updates=[{"step": 1, "status": "completed"}])]})
+        turns(
+            {
+                "tool_calls": [
+                    call("write_plan", title="x", content="# x\n"),
+                    call("set_plan_steps", updates=[{"step": 1, "status": "completed"}]),
+                ]
+            }
+        )
     )
     session = Session(project_root=project, provider=provider, on_event=events.append)
     session.toggle_plan_mode()
@@ -320,7 +394,15 @@ async def test_user_toggles_and_plan_tools_outside_plan_mode(project: Path) -> N
 async def test_refused_and_malformed_calls_reach_the_model_as_results(project: Path) -> None:
     events: list[Any] = []
     provider = ScriptedProvider.from_text(
-        turns({"tool_calls": [call("nuke", everything=True), call("read"), call("edit", path="README.md", old_string="zzz", new_string="y")]})
+        turns(
+            {
+                "tool_calls": [
+                    call("nuke", everything=True),
+                    call("read"),
+                    call("edit", path="README.md", old_string="zzz", new_string="y"),
+                ]
+            }
+        )
     )
     session = Session(project_root=project, provider=provider, on_event=events.append, plan_mode=False)
     await session.send("go")
@@ -341,8 +423,13 @@ async def test_deleted_plan_after_approval_refuses_writes(project: Path) -> None
             {"text": "approved"},
         )
     )
-    session = Session(project_root=project, provider=provider, ui=FakeUI(approve_as_shown), on_event=events.append,
-                      plan_mode=True)
+    session = Session(
+        project_root=project,
+        provider=provider,
+        ui=FakeUI(approve_as_shown),
+        on_event=events.append,
+        plan_mode=True,
+    )
     await session.send("plan")
     assert session.mode == "execute"
     session.plan_path.unlink()

@@ -23,12 +23,18 @@ def test_round_trip_and_last_state_wins(tmp_path: Path) -> None:
     log.start({"project_root": "/p", "provider": "scripted"})
     log.message({"role": "user", "content": "hi"})
     log.state(SessionState("plan", None, None, (), ()))
-    log.message({"role": "assistant", "content": "hello", "tool_calls": [{"id": "1", "name": "ls", "arguments": {}}]})
-    log.state(SessionState("execute", "/p/.planview/plans/x.md", {"seq": 3}, (Todo("a", "completed"),), ("b",)))
+    log.message(
+        {"role": "assistant", "content": "hello", "tool_calls": [{"id": "1", "name": "ls", "arguments": {}}]}
+    )
+    log.state(
+        SessionState("execute", "/p/.planview/plans/x.md", {"seq": 3}, (Todo("a", "completed"),), ("b",))
+    )
     saved = load_session(tmp_path)
     assert saved.id == "20260101-000000-abcd"
     assert [m["role"] for m in saved.conversation] == ["user", "assistant"]
-    assert saved.state == SessionState("execute", "/p/.planview/plans/x.md", {"seq": 3}, (Todo("a", "completed"),), ("b",))
+    assert saved.state == SessionState(
+        "execute", "/p/.planview/plans/x.md", {"seq": 3}, (Todo("a", "completed"),), ("b",)
+    )
     assert saved.meta["provider"] == "scripted"
 
 

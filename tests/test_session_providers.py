@@ -30,7 +30,11 @@ async def test_scripted_turns_in_order_then_the_model_ends_its_turn() -> None:
     request = ModelRequest("sys", ())
     first = [e async for e in provider.stream(request)]
     assert first[0] == TextChunk("hi")
-    assert isinstance(first[1], ToolCallChunk) and first[1].call.name == "read" and first[1].call.arguments == {"path": "a"}
+    assert (
+        isinstance(first[1], ToolCallChunk)
+        and first[1].call.name == "read"
+        and first[1].call.arguments == {"path": "a"}
+    )
     assert first[2] == Done("tool_use")
     assert [e async for e in provider.stream(request)] == [Done("end_turn")]
     assert [e async for e in provider.stream(request)] == [Done("script_exhausted")]
@@ -136,8 +140,13 @@ def loopback() -> Iterator[Loopback]:
 
 
 def openai_chunk(delta: dict[str, Any], finish: str | None = None) -> str:
-    payload = {"id": "c1", "object": "chat.completion.chunk", "created": 0, "model": "m",
-               "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+    payload = {
+        "id": "c1",
+        "object": "chat.completion.chunk",
+        "created": 0,
+        "model": "m",
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}],
+    }
     return "data: " + json.dumps(payload)
 
 
@@ -145,12 +154,32 @@ def openai_tool_stream() -> list[str]:
     return [
         openai_chunk({"role": "assistant", "content": "Let me "}),
         openai_chunk({"content": "look."}),
-        openai_chunk({"tool_calls": [{"index": 0, "id": "call_a", "type": "function",
-                                      "function": {"name": "read", "arguments": ""}}]}),
+        openai_chunk(
+            {
+                "tool_calls": [
+                    {
+                        "index": 0,
+                        "id": "call_a",
+                        "type": "function",
+                        "function": {"name": "read", "arguments": ""},
+                    }
+                ]
+            }
+        ),
         openai_chunk({"tool_calls": [{"index": 0, "function": {"arguments": '{"pa'}}]}),
         openai_chunk({"tool_calls": [{"index": 0, "function": {"arguments": 'th": "README.md"}'}}]}),
-        openai_chunk({"tool_calls": [{"index": 1, "id": "call_b", "type": "function",
-                                      "function": {"name": "ls", "arguments": "{}"}}]}),
+        openai_chunk(
+            {
+                "tool_calls": [
+                    {
+                        "index": 1,
+                        "id": "call_b",
+                        "type": "function",
+                        "function": {"name": "ls", "arguments": "{}"},
+                    }
+                ]
+            }
+        ),
         openai_chunk({}, "tool_calls"),
         "data: [DONE]",
     ]
@@ -165,20 +194,27 @@ async def test_openai_streams_text_and_tool_call_deltas(loopback: Loopback) -> N
     from planview.session.providers.openai import OpenAIProvider
 
     loopback.streams.append(openai_tool_stream())
-    provider = OpenAIProvider("test-model", base_url=f"http://127.0.0.1:{loopback.port}/v1", env={}, max_retries=0)
+    provider = OpenAIProvider(
+        "test-model", base_url=f"http://127.0.0.1:{loopback.port}/v1", env={}, max_retries=0
+    )
     schema = ToolSchema("read", "Read a file", {"type": "object", "properties": {"path": {"type": "string"}}})
     request = ModelRequest("be brief", ({"role": "user", "content": "hi"},), (schema,))
     events = [e async for e in provider.stream(request)]
     assert events[:2] == [TextChunk("Let me "), TextChunk("look.")]
     calls = [e.call for e in events if isinstance(e, ToolCallChunk)]
-    assert [(c.id, c.name, dict(c.arguments)) for c in calls] == [("call_a", "read", {"path": "README.md"}), ("call_b", "ls", {})]
+    assert [(c.id, c.name, dict(c.arguments)) for c in calls] == [
+        ("call_a", "read", {"path": "README.md"}),
+        ("call_b", "ls", {}),
+    ]
     assert events[-1] == Done("tool_calls")
     sent = loopback.requests[0]
     assert loopback.paths == ["/v1/chat/completions"]
     assert sent["model"] == "test-model" and sent["stream"] is True
     assert sent["messages"] == [{"role": "system", "content": "be brief"}, {"role": "user", "content": "hi"}]
-    assert sent["tools"][0] == {"type": "function", "function": {"name": "read", "description": "Read a file",
-                                                                 "parameters": schema.parameters}}
+    assert sent["tools"][0] == {
+        "type": "function",
+        "function": {"name": "read", "description": "Read a file", "parameters": schema.parameters},
+    }
 
 
 async def test_openai_session_round_trip_through_the_gate(loopback: Loopback, project: Path) -> None:
@@ -194,8 +230,11 @@ async def test_openai_session_round_trip_through_the_gate(loopback: Loopback, pr
     assert [e.name for e in events if isinstance(e, ToolFinished) and not e.error] == ["read", "ls"]
     second = loopback.requests[1]["messages"]
     assistant = next(m for m in second if m["role"] == "assistant")
-    assert assistant["tool_calls"][0] == {"id": "call_a", "type": "function",
-                                          "function": {"name": "read", "arguments": '{"path": "README.md"}'}}
+    assert assistant["tool_calls"][0] == {
+        "id": "call_a",
+        "type": "function",
+        "function": {"name": "read", "arguments": '{"path": "README.md"}'},
+    }
     tool = [m for m in second if m["role"] == "tool"]
     assert tool[0]["tool_call_id"] == "call_a" and "sample project" in tool[0]["content"]
     # Plan mode: the model is offered the planning tools, and the note rides along as a user message.
@@ -216,7 +255,9 @@ async def test_openai_unreachable_endpoint_is_one_clear_error(project: Path) -> 
     session = Session(project_root=project, provider=provider, on_event=events.append)
     await session.send("hi")
     assert events[-1].reason == "error"
-    assert f"cannot reach http://127.0.0.1:{port}/v1" in events[-1].message and "base_url" in events[-1].message
+    assert (
+        f"cannot reach http://127.0.0.1:{port}/v1" in events[-1].message and "base_url" in events[-1].message
+    )
 
 
 def anthropic_event(kind: str, data: dict[str, Any]) -> str:
@@ -229,24 +270,57 @@ async def test_anthropic_streams_text_and_tool_use(loopback: Loopback) -> None:
 
     loopback.streams.append(
         [
-            anthropic_event("message_start", {"message": {"id": "m1", "type": "message", "role": "assistant", "content": [],
-                                                          "model": "c", "stop_reason": None, "stop_sequence": None,
-                                                          "usage": {"input_tokens": 1, "output_tokens": 1}}}),
-            anthropic_event("content_block_start", {"index": 0, "content_block": {"type": "text", "text": ""}}),
-            anthropic_event("content_block_delta", {"index": 0, "delta": {"type": "text_delta", "text": "Reading."}}),
+            anthropic_event(
+                "message_start",
+                {
+                    "message": {
+                        "id": "m1",
+                        "type": "message",
+                        "role": "assistant",
+                        "content": [],
+                        "model": "c",
+                        "stop_reason": None,
+                        "stop_sequence": None,
+                        "usage": {"input_tokens": 1, "output_tokens": 1},
+                    }
+                },
+            ),
+            anthropic_event(
+                "content_block_start", {"index": 0, "content_block": {"type": "text", "text": ""}}
+            ),
+            anthropic_event(
+                "content_block_delta", {"index": 0, "delta": {"type": "text_delta", "text": "Reading."}}
+            ),
             anthropic_event("content_block_stop", {"index": 0}),
-            anthropic_event("content_block_start", {"index": 1, "content_block": {"type": "tool_use", "id": "tu_1",
-                                                                                  "name": "read", "input": {}}}),
-            anthropic_event("content_block_delta", {"index": 1, "delta": {"type": "input_json_delta", "partial_json": '{"path"'}}),
-            anthropic_event("content_block_delta", {"index": 1, "delta": {"type": "input_json_delta", "partial_json": ': "a.md"}'}}),
+            anthropic_event(
+                "content_block_start",
+                {
+                    "index": 1,
+                    "content_block": {"type": "tool_use", "id": "tu_1", "name": "read", "input": {}},
+                },
+            ),
+            anthropic_event(
+                "content_block_delta",
+                {"index": 1, "delta": {"type": "input_json_delta", "partial_json": '{"path"'}},
+            ),
+            anthropic_event(
+                "content_block_delta",
+                {"index": 1, "delta": {"type": "input_json_delta", "partial_json": ': "a.md"}'}},
+            ),
             anthropic_event("content_block_stop", {"index": 1}),
-            anthropic_event("message_delta", {"delta": {"stop_reason": "tool_use", "stop_sequence": None},
-                                              "usage": {"output_tokens": 5}}),
+            anthropic_event(
+                "message_delta",
+                {"delta": {"stop_reason": "tool_use", "stop_sequence": None}, "usage": {"output_tokens": 5}},
+            ),
             anthropic_event("message_stop", {}),
         ]
     )
-    provider = AnthropicProvider("claude-test", base_url=f"http://127.0.0.1:{loopback.port}", env={"ANTHROPIC_API_KEY": "k"},
-                                 max_retries=0)
+    provider = AnthropicProvider(
+        "claude-test",
+        base_url=f"http://127.0.0.1:{loopback.port}",
+        env={"ANTHROPIC_API_KEY": "k"},
+        max_retries=0,
+    )
     history = (
         {"role": "user", "content": "data block"},
         {"role": "user", "content": "hi"},
@@ -262,7 +336,11 @@ async def test_anthropic_streams_text_and_tool_use(loopback: Loopback) -> None:
     # Consecutive user messages merge; tool results are user-role tool_result blocks.
     assert [m["role"] for m in sent["messages"]] == ["user", "assistant", "user"]
     assert len(sent["messages"][0]["content"]) == 2
-    assert sent["messages"][2]["content"][0] == {"type": "tool_result", "tool_use_id": "t0", "content": "a.md"}
+    assert sent["messages"][2]["content"][0] == {
+        "type": "tool_result",
+        "tool_use_id": "t0",
+        "content": "a.md",
+    }
 
 
 def test_openai_deltas_without_index_are_matched_by_id() -> None:

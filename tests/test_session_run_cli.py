@@ -17,15 +17,24 @@ def script(path: Path, *turns: dict) -> Path:
     return path
 
 
-def test_plan_then_approve_then_resume(project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_plan_then_approve_then_resume(
+    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     demo = script(
         tmp_path / "demo.jsonl",
-        {"text": "Planning.", "tool_calls": [{"name": "write", "arguments": {"path": "hello.txt", "content": "x"}}]},
+        {
+            "text": "Planning.",
+            "tool_calls": [{"name": "write", "arguments": {"path": "hello.txt", "content": "x"}}],
+        },
         {"tool_calls": [{"name": "write_plan", "arguments": {"title": "Hello", "content": PLAN}}]},
         {"tool_calls": [{"name": "exit_plan_mode", "arguments": {}}]},
-        {"text": "Approved, working.", "tool_calls": [
-            {"name": "write", "arguments": {"path": "hello.txt", "content": "hello\n"}},
-            {"name": "set_plan_steps", "arguments": {"updates": [{"step": 1, "status": "completed"}]}}]},
+        {
+            "text": "Approved, working.",
+            "tool_calls": [
+                {"name": "write", "arguments": {"path": "hello.txt", "content": "hello\n"}},
+                {"name": "set_plan_steps", "arguments": {"updates": [{"step": 1, "status": "completed"}]}},
+            ],
+        },
         {"text": "All done."},
     )
     assert main(["run", "--plan", "--script", str(demo), "say hello"]) == 0
@@ -54,7 +63,10 @@ def test_plan_then_approve_then_resume(project: Path, tmp_path: Path, capsys: py
 
 
 def test_json_events(project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    demo = script(tmp_path / "j.jsonl", {"text": "hi", "tool_calls": [{"name": "read", "arguments": {"path": "README.md"}}]})
+    demo = script(
+        tmp_path / "j.jsonl",
+        {"text": "hi", "tool_calls": [{"name": "read", "arguments": {"path": "README.md"}}]},
+    )
     assert main(["run", "--json", "--script", str(demo), "look"]) == 0
     records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     kinds = [r["type"] for r in records]
@@ -64,7 +76,9 @@ def test_json_events(project: Path, tmp_path: Path, capsys: pytest.CaptureFixtur
     assert records[-1]["reason"] == "done"
 
 
-def test_no_ui_review_in_json_names_the_commands(project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_no_ui_review_in_json_names_the_commands(
+    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     demo = script(
         tmp_path / "p.jsonl",
         {"tool_calls": [{"name": "write_plan", "arguments": {"title": "Hello", "content": PLAN}}]},
@@ -72,7 +86,9 @@ def test_no_ui_review_in_json_names_the_commands(project: Path, tmp_path: Path, 
     )
     assert main(["run", "--plan", "--json", "--script", str(demo), "plan"]) == 0
     last = json.loads(capsys.readouterr().out.splitlines()[-1])
-    assert last["type"] == "awaiting_approval" and last["approve"].startswith("planview approve .planview/plans/")
+    assert last["type"] == "awaiting_approval" and last["approve"].startswith(
+        "planview approve .planview/plans/"
+    )
 
 
 def test_errors_are_one_line(

@@ -30,8 +30,12 @@ async def test_todo_actions(project: Path) -> None:
             [todo(action="replace", items=many)],
         )
     )
-    session = Session(project_root=project, provider=ScriptedProvider.from_text(script), on_event=events.append,
-                      plan_mode=True)
+    session = Session(
+        project_root=project,
+        provider=ScriptedProvider.from_text(script),
+        on_event=events.append,
+        plan_mode=True,
+    )
     await session.send("track it")
     results = [e for e in events if isinstance(e, ToolFinished)]
     assert not any(r.refused for r in results)  # todo is allowed while planning
@@ -44,7 +48,10 @@ async def test_todo_actions(project: Path) -> None:
     assert results[4].result.splitlines()[:3] == ["1. [x] a", "2. [~] b2", "3. [ ] c"]
     assert results[5].error and "`index` must be 1..3" in results[5].result
     assert results[6].error and "must be one of" in results[6].result
-    assert len(session.todos) == TODO_CAP and session.deferred_steps == (f"item {TODO_CAP}", f"item {TODO_CAP + 1}")
+    assert len(session.todos) == TODO_CAP and session.deferred_steps == (
+        f"item {TODO_CAP}",
+        f"item {TODO_CAP + 1}",
+    )
     assert "deferred, not dropped" in results[7].result
 
 

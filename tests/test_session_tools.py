@@ -32,7 +32,9 @@ async def test_read_numbers_lines_and_pages(tmp_path: Path) -> None:
         await run(tmp_path, "read", path="bin")
 
 
-async def test_grep_python_fallback_and_ripgrep_agree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_grep_python_fallback_and_ripgrep_agree(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     (tmp_path / "src").mkdir()
     (tmp_path / "src" / "m.py").write_text("def greeting():\n    return 'hi'\n")
     (tmp_path / "notes.md").write_text("greeting in prose\n")
@@ -42,7 +44,10 @@ async def test_grep_python_fallback_and_ripgrep_agree(tmp_path: Path, monkeypatc
     python = await run(tmp_path, "grep", pattern="greet", glob="*.py")
     assert python.text == "src/m.py:1:def greeting():"
     everything = await run(tmp_path, "grep", pattern="greeting")
-    assert sorted(everything.text.splitlines()) == ["notes.md:1:greeting in prose", "src/m.py:1:def greeting():"]
+    assert sorted(everything.text.splitlines()) == [
+        "notes.md:1:greeting in prose",
+        "src/m.py:1:def greeting():",
+    ]
     with pytest.raises(ToolError, match="invalid regular expression"):
         await run(tmp_path, "grep", pattern="(")
     (tmp_path / ".github").mkdir()
@@ -67,7 +72,9 @@ async def test_find_and_ls(tmp_path: Path) -> None:
 
 
 async def test_write_and_edit(tmp_path: Path) -> None:
-    assert (await run(tmp_path, "write", path="d/new.txt", content="one\ntwo\n")).text.startswith("Created d/new.txt")
+    assert (await run(tmp_path, "write", path="d/new.txt", content="one\ntwo\n")).text.startswith(
+        "Created d/new.txt"
+    )
     result = await run(tmp_path, "edit", path="d/new.txt", old_string="two", new_string="2")
     assert "line 2" in result.text and (tmp_path / "d/new.txt").read_text() == "one\n2\n"
     with pytest.raises(ToolError, match="was not found in d/new.txt; read the file"):
@@ -87,7 +94,9 @@ async def test_edit_keeps_crlf(tmp_path: Path) -> None:
     assert (tmp_path / "w.txt").read_bytes() == b"a\r\nc\r\n"
 
 
-async def test_bash_runs_in_root_with_exit_code_and_cap(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_bash_runs_in_root_with_exit_code_and_cap(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     ok = await run(tmp_path, "bash", command="pwd")
     assert ok.text == str(tmp_path) and not ok.error
     failed = await run(tmp_path, "bash", command="echo oops; exit 3")
@@ -145,8 +154,22 @@ def test_registry_schemas_and_validation() -> None:
         assert spec.parameters["type"] == "object" and spec.description
     params = REGISTRY["edit"].parameters
     assert validate(params, {"path": "a"}) == "missing required argument `old_string`"
-    assert "unknown argument(s) bogus" in validate(params, {"path": "a", "old_string": "x", "new_string": "y", "bogus": 1})
-    assert validate(params, {"path": 3, "old_string": "x", "new_string": "y"}) == "argument `path` must be a string"
+    assert "unknown argument(s) bogus" in validate(
+        params, {"path": "a", "old_string": "x", "new_string": "y", "bogus": 1}
+    )
+    assert (
+        validate(params, {"path": 3, "old_string": "x", "new_string": "y"})
+        == "argument `path` must be a string"
+    )
     description = REGISTRY["write_plan"].description
-    for heading in ("# <Title>", "## Goal", "## Context", "## Approach", "## Steps", "- [ ]", "## Risks", "## Verification"):
+    for heading in (
+        "# <Title>",
+        "## Goal",
+        "## Context",
+        "## Approach",
+        "## Steps",
+        "- [ ]",
+        "## Risks",
+        "## Verification",
+    ):
         assert heading in description

@@ -27,14 +27,14 @@ AUTO_REVOKER = "planview (plan changed after approval)"
 @dataclass(frozen=True)
 class ApprovalRecord:
     seq: int
-    plan: str                 # path relative to the project root
+    plan: str  # path relative to the project root
     canonical_sha256: str
-    file_sha256: str          # of the sealed artifact's bytes
-    artifact: str             # "artifact:<uuid>"
+    file_sha256: str  # of the sealed artifact's bytes
+    artifact: str  # "artifact:<uuid>"
     bytes: int
     approver: str
-    at: str                   # UTC ISO 8601
-    commit: str | None        # git HEAD at approval time
+    at: str  # UTC ISO 8601
+    commit: str | None  # git HEAD at approval time
     packet_sha256: str | None = None
 
 
@@ -44,20 +44,20 @@ class Revocation:
     plan: str
     changed_sections: tuple[str, ...]
     reason: str
-    revokes: int | None = None     # seq of the approval it revoked
+    revokes: int | None = None  # seq of the approval it revoked
 
 
 @dataclass(frozen=True)
 class ApprovalEntry:
     record: ApprovalRecord
-    revocation: Revocation | None   # set once the approval was revoked
+    revocation: Revocation | None  # set once the approval was revoked
 
 
 @dataclass(frozen=True)
 class PlanStatus:
     plan: str
     state: PlanState
-    record: ApprovalRecord | None          # the newest approval of the plan (even when revoked)
+    record: ApprovalRecord | None  # the newest approval of the plan (even when revoked)
     changed_sections: tuple[str, ...] = ()
     revoked: bool = False
     detail: str = ""
@@ -95,7 +95,7 @@ def revocation_from_event(event: Mapping[str, Any]) -> Revocation:
 def history(events: tuple[Mapping[str, Any], ...]) -> list[ApprovalEntry]:
     """Every approval in ledger order, each with the revocation that ended it (if any)."""
     entries: list[ApprovalEntry] = []
-    open_by_plan: dict[str, int] = {}       # plan -> index into entries of its live approval
+    open_by_plan: dict[str, int] = {}  # plan -> index into entries of its live approval
     for event in events:
         kind, plan = event.get("type"), event.get("plan")
         if kind == "approved":
@@ -113,7 +113,12 @@ def git_head(root: Path | None) -> str | None:
     try:
         done = subprocess.run(
             ["git", "rev-parse", "--verify", "-q", "HEAD"],
-            cwd=root, capture_output=True, text=True, timeout=15, stdin=subprocess.DEVNULL, check=False,
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=15,
+            stdin=subprocess.DEVNULL,
+            check=False,
         )
     except (OSError, subprocess.SubprocessError):
         return None
@@ -190,11 +195,15 @@ class Approvals:
         except OSError as exc:
             raise ApprovalError(f"cannot read {shown}: {exc.strerror or exc}") from exc
         if len(data) > MAX_PLAN_BYTES:
-            raise ApprovalError(f"{shown} is over {MAX_PLAN_BYTES // 1024} KiB; shorten the plan, then approve it")
+            raise ApprovalError(
+                f"{shown} is over {MAX_PLAN_BYTES // 1024} KiB; shorten the plan, then approve it"
+            )
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise ApprovalError(f"{shown} is not UTF-8 text; save the plan as UTF-8, then approve it") from exc
+            raise ApprovalError(
+                f"{shown} is not UTF-8 text; save the plan as UTF-8, then approve it"
+            ) from exc
         return data, text
 
     def _read_for_approval(self, path: Path) -> tuple[bytes, str]:
@@ -230,14 +239,14 @@ class Approvals:
         try:
             return self.status(plan_path).state == "approved"
         except PlanviewError:
-            return False    # missing plan, broken ledger, ...: fail closed (approve says why)
+            return False  # missing plan, broken ledger, ...: fail closed (approve says why)
 
     def status(self, plan_path: Path) -> PlanStatus:
         path = self._contained(plan_path)
         plan = self.plan_key(path)
         entry = self._latest(self.ledger.events(), plan)
         if entry is None:
-            self._read(path)    # a missing plan is an error, not "not approved"
+            self._read(path)  # a missing plan is an error, not "not approved"
             return PlanStatus(plan, "not approved", None, detail="no approval recorded for this plan")
         record, revoked = entry.record, entry.revocation is not None
         if not path.exists():
@@ -246,7 +255,9 @@ class Approvals:
 
         _, text = self._read(path)
         if canonical_sha256(text) == record.canonical_sha256 and not revoked:
-            return PlanStatus(plan, "approved", record, detail=f"approved by {record.approver} at {record.at}")
+            return PlanStatus(
+                plan, "approved", record, detail=f"approved by {record.approver} at {record.at}"
+            )
         sealed = read_artifact(self.artifacts_dir, record.artifact).decode("utf-8")
         changed = section_changes(sealed, text)
         if revoked and not changed:
@@ -268,21 +279,34 @@ class Approvals:
         with self.ledger.locked(exclusive=True):
             entry = self._latest(self.ledger.events(), plan)
             if entry is not None and entry.revocation is None and entry.record.canonical_sha256 == canonical:
-                read_artifact(self.artifacts_dir, entry.record.artifact)   # still there?
+                read_artifact(self.artifacts_dir, entry.record.artifact)  # still there?
                 return entry.record
             sealed = seal(self.artifacts_dir, data, canonical)
             at, commit = utc_now(), git_head(self.project_root)
             packet = build_packet(
                 path_text(sealed.path),
-                plan=plan, artifact=sealed.artifact, sha256=sealed.sha256, size=sealed.bytes,
-                canonical_sha256=canonical, approver=who, at=at, commit=commit,
+                plan=plan,
+                artifact=sealed.artifact,
+                sha256=sealed.sha256,
+                size=sealed.bytes,
+                canonical_sha256=canonical,
+                approver=who,
+                at=at,
+                commit=commit,
                 artifact_path=self._display(sealed.path),
             )
             event = self.ledger.append(
                 {
-                    "type": "approved", "plan": plan, "canonical_sha256": canonical,
-                    "file_sha256": sealed.sha256, "artifact": sealed.artifact, "bytes": sealed.bytes,
-                    "approver": who, "at": at, "commit": commit, "packet_sha256": packet.sha256,
+                    "type": "approved",
+                    "plan": plan,
+                    "canonical_sha256": canonical,
+                    "file_sha256": sealed.sha256,
+                    "artifact": sealed.artifact,
+                    "bytes": sealed.bytes,
+                    "approver": who,
+                    "at": at,
+                    "commit": commit,
+                    "packet_sha256": packet.sha256,
                 }
             )
             packet.save(packet_path(self.artifacts_dir, sealed.artifact))
@@ -299,8 +323,13 @@ class Approvals:
             if entry is None or entry.revocation is not None:
                 return None
             record = entry.record
-            event: dict[str, Any] = {"type": "revoked", "plan": plan, "artifact": record.artifact,
-                                     "revokes": record.seq, "approver": AUTO_REVOKER}
+            event: dict[str, Any] = {
+                "type": "revoked",
+                "plan": plan,
+                "artifact": record.artifact,
+                "revokes": record.seq,
+                "approver": AUTO_REVOKER,
+            }
             if path.exists():
                 data, text = self._read(path)
                 canonical = canonical_sha256(text)
@@ -308,9 +337,12 @@ class Approvals:
                     return None
                 sealed = read_artifact(self.artifacts_dir, record.artifact).decode("utf-8")
                 changed = section_changes(sealed, text)
-                reason = f"{plan} changed after approval seq {record.seq}: " + (", ".join(changed) or "formatting")
-                event.update(canonical_sha256=canonical, file_sha256=hashlib.sha256(data).hexdigest(),
-                             bytes=len(data))
+                reason = f"{plan} changed after approval seq {record.seq}: " + (
+                    ", ".join(changed) or "formatting"
+                )
+                event.update(
+                    canonical_sha256=canonical, file_sha256=hashlib.sha256(data).hexdigest(), bytes=len(data)
+                )
             else:
                 changed = ()
                 reason = f"{plan} was deleted after approval seq {record.seq}"
@@ -325,9 +357,13 @@ class Approvals:
         data, text = self._read(path)
         event = self.ledger.append(
             {
-                "type": "rejected", "plan": self.plan_key(path), "canonical_sha256": canonical_sha256(text),
-                "file_sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data),
-                "approver": resolve_approver(approver, cwd=self.project_root), "reason": reason,
+                "type": "rejected",
+                "plan": self.plan_key(path),
+                "canonical_sha256": canonical_sha256(text),
+                "file_sha256": hashlib.sha256(data).hexdigest(),
+                "bytes": len(data),
+                "approver": resolve_approver(approver, cwd=self.project_root),
+                "reason": reason,
             }
         )
         return int(event["seq"])
@@ -340,20 +376,28 @@ class Approvals:
         """The evidence packet of an approval, verified against the hash its ledger event recorded."""
         path = packet_path(self.artifacts_dir, record.artifact)
         if record.packet_sha256 is None:
-            raise EvidenceError(f"approval seq {record.seq} recorded no evidence packet; approve the plan again")
+            raise EvidenceError(
+                f"approval seq {record.seq} recorded no evidence packet; approve the plan again"
+            )
         if path.exists() and hashlib.sha256(path.read_bytes()).hexdigest() == record.packet_sha256:
             return EvidencePacket.load(path, record.packet_sha256)
         newest = [e.record for e in self.history() if e.record.artifact == record.artifact][-1:]
         is_newest = bool(newest) and newest[0].seq == record.seq
         if path.exists() and is_newest:
-            EvidencePacket.load(path, record.packet_sha256)     # raises: the saved packet was modified
+            EvidencePacket.load(path, record.packet_sha256)  # raises: the saved packet was modified
         # Missing (a crash before it was saved), or superseded by a newer approval of the same
         # artifact: rebuild from the sealed plan and accept it only if it hashes as recorded.
         packet = build_packet(
             path_text(self.artifact_path(record)),
-            plan=record.plan, artifact=record.artifact, sha256=record.file_sha256, size=record.bytes,
-            canonical_sha256=record.canonical_sha256, approver=record.approver, at=record.at,
-            commit=record.commit, artifact_path=self._display(self.artifact_path(record)),
+            plan=record.plan,
+            artifact=record.artifact,
+            sha256=record.file_sha256,
+            size=record.bytes,
+            canonical_sha256=record.canonical_sha256,
+            approver=record.approver,
+            at=record.at,
+            commit=record.commit,
+            artifact_path=self._display(self.artifact_path(record)),
         )
         if packet.sha256 != record.packet_sha256:
             raise EvidenceError(
@@ -370,4 +414,3 @@ def path_text(path: Path) -> str:
         return path.read_bytes().decode("utf-8")
     except FileNotFoundError as exc:
         raise ApprovalError(f"sealed artifact {path} is missing; approve the plan again") from exc
-

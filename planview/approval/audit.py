@@ -21,31 +21,33 @@ from planview.errors import PlanviewError
 
 MAX_MENTIONS = 200
 _BACKTICKED = re.compile(r"`([^`\n]{1,300})`")
-_PATHLIKE = re.compile(r"(?<![\w/.@-])((?:\.{0,2}/)?(?:[\w@.+-]+/)*[\w@+-][\w@.+-]*(?:\.[A-Za-z0-9]{1,10}|/))")
+_PATHLIKE = re.compile(
+    r"(?<![\w/.@-])((?:\.{0,2}/)?(?:[\w@.+-]+/)*[\w@+-][\w@.+-]*(?:\.[A-Za-z0-9]{1,10}|/))"
+)
 _LOCATION = re.compile(r"(?::\d+(?:[-:]\d+)?|#L\d+(?:-L?\d+)?)$")
 
 
 @dataclass(frozen=True)
 class GitChanges:
     commit: str | None
-    stat: str                       # `git diff --stat <commit>` output ("" when nothing changed)
-    changed: tuple[str, ...]        # tracked files that differ from the commit
+    stat: str  # `git diff --stat <commit>` output ("" when nothing changed)
+    changed: tuple[str, ...]  # tracked files that differ from the commit
     untracked: tuple[str, ...]
-    note: str | None = None         # why part of this is unavailable
+    note: str | None = None  # why part of this is unavailable
 
 
 @dataclass(frozen=True)
 class Evidence:
     record: ApprovalRecord
     artifact_path: Path
-    artifact_ok: bool               # the sealed bytes still hash to the recorded sha256
+    artifact_ok: bool  # the sealed bytes still hash to the recorded sha256
     packet_path: Path
     packet_ok: bool
     packet_note: str | None
-    status: PlanStatus | None       # the plan file right now
+    status: PlanStatus | None  # the plan file right now
     status_note: str | None
     git: GitChanges
-    mentioned: tuple[str, ...]      # paths in the plan text that exist in the project
+    mentioned: tuple[str, ...]  # paths in the plan text that exist in the project
 
 
 @dataclass(frozen=True)
@@ -111,8 +113,12 @@ class AuditReport:
         if problem is None:
             out.append(f"ledger: {shown} ok - {len(self.verification.events)} event(s), hash chain verified")
         else:
-            out.append(f"ledger: {shown} BROKEN at line {problem.line} (seq {problem.seq}): {problem.message}")
-            out.append(f"  only the {len(self.verification.events)} event(s) before it are listed; do not trust the rest")
+            out.append(
+                f"ledger: {shown} BROKEN at line {problem.line} (seq {problem.seq}): {problem.message}"
+            )
+            out.append(
+                f"  only the {len(self.verification.events)} event(s) before it are listed; do not trust the rest"
+            )
         out.append(f"approvals: {len(self.entries)}")
         for entry in self.entries:
             rec = entry.record
@@ -177,18 +183,31 @@ def _not_in_plan(ev: Evidence) -> tuple[str, ...]:
 
 def _record_dict(rec: ApprovalRecord) -> dict[str, Any]:
     return {
-        "seq": rec.seq, "plan": rec.plan, "artifact": rec.artifact, "sha256": rec.file_sha256,
-        "canonical_sha256": rec.canonical_sha256, "bytes": rec.bytes, "approver": rec.approver,
-        "at": rec.at, "commit": rec.commit, "packet_sha256": rec.packet_sha256,
+        "seq": rec.seq,
+        "plan": rec.plan,
+        "artifact": rec.artifact,
+        "sha256": rec.file_sha256,
+        "canonical_sha256": rec.canonical_sha256,
+        "bytes": rec.bytes,
+        "approver": rec.approver,
+        "at": rec.at,
+        "commit": rec.commit,
+        "packet_sha256": rec.packet_sha256,
     }
 
 
 def _entry_dict(entry: ApprovalEntry) -> dict[str, Any]:
     data = _record_dict(entry.record)
     rev = entry.revocation
-    data["revoked"] = None if rev is None else {
-        "seq": rev.seq, "changed_sections": list(rev.changed_sections), "reason": rev.reason,
-    }
+    data["revoked"] = (
+        None
+        if rev is None
+        else {
+            "seq": rev.seq,
+            "changed_sections": list(rev.changed_sections),
+            "reason": rev.reason,
+        }
+    )
     return data
 
 
@@ -215,10 +234,14 @@ def git_changes(root: Path | None, commit: str | None) -> GitChanges:
     untracked_run = _git(root, "ls-files", "--others", "--exclude-standard", "-z")
     untracked = _zsplit(untracked_run.stdout) if untracked_run and untracked_run.returncode == 0 else ()
     if commit is None:
-        return GitChanges(None, "", (), untracked, note="no commit was recorded at approval time (no commits yet?)")
+        return GitChanges(
+            None, "", (), untracked, note="no commit was recorded at approval time (no commits yet?)"
+        )
     exists = _git(root, "cat-file", "-e", f"{commit}^{{commit}}")
     if exists is None or exists.returncode != 0:
-        return GitChanges(commit, "", (), untracked, note=f"commit {commit[:12]} is no longer in this repository")
+        return GitChanges(
+            commit, "", (), untracked, note=f"commit {commit[:12]} is no longer in this repository"
+        )
     stat = _git(root, "diff", "--stat", commit, "--")
     names = _git(root, "diff", "--name-only", "-z", commit, "--")
     if stat is None or names is None or stat.returncode != 0 or names.returncode != 0:
@@ -238,7 +261,7 @@ def mentioned_paths(text: str, root: Path | None) -> tuple[str, ...]:
     for match in _BACKTICKED.finditer(text):
         positioned.extend((match.start(), word) for word in match.group(1).split())
     positioned.extend((m.start(), m.group(1)) for m in _PATHLIKE.finditer(text))
-    positioned.sort(key=lambda item: item[0])      # document order
+    positioned.sort(key=lambda item: item[0])  # document order
     found: list[str] = []
     seen: set[str] = set()
     for _, raw in positioned:

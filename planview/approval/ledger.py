@@ -56,7 +56,7 @@ def utc_now() -> str:
 
 @dataclass(frozen=True)
 class LedgerProblem:
-    line: int           # 1-based line of the ledger file (equals the seq it should carry)
+    line: int  # 1-based line of the ledger file (equals the seq it should carry)
     message: str
 
     @property
@@ -67,7 +67,7 @@ class LedgerProblem:
 @dataclass(frozen=True)
 class Verification:
     ok: bool
-    events: tuple[Mapping[str, Any], ...]    # events that verified, in order (all of them when ok)
+    events: tuple[Mapping[str, Any], ...]  # events that verified, in order (all of them when ok)
     problem: LedgerProblem | None = None
 
     @property
@@ -114,7 +114,9 @@ class Ledger:
                     state.depth -= 1
                 return
             if fcntl is None:  # pragma: no cover
-                raise LedgerError("the approval ledger needs fcntl.flock (Linux or macOS); this platform has none")
+                raise LedgerError(
+                    "the approval ledger needs fcntl.flock (Linux or macOS); this platform has none"
+                )
             self.path.parent.mkdir(parents=True, exist_ok=True)
             fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
             try:
@@ -218,8 +220,8 @@ def _split(data: bytes) -> tuple[list[bytes], bytes | None]:
 class VerifiedPrefix:
     """Lines already verified: re-checked with one sha256 over their bytes instead of a re-parse."""
 
-    length: int                              # bytes of complete, verified lines
-    digest: str                              # sha256 of data[:length]
+    length: int  # bytes of complete, verified lines
+    digest: str  # sha256 of data[:length]
     events: tuple[Mapping[str, Any], ...]
     hashes: tuple[str, ...]
 
@@ -229,11 +231,17 @@ def check_ledger(data: bytes, head: Any) -> Verification:
     return _check(data, head, None)[0]
 
 
-def _check(data: bytes, head: Any, prefix: VerifiedPrefix | None) -> tuple[Verification, VerifiedPrefix | None]:
+def _check(
+    data: bytes, head: Any, prefix: VerifiedPrefix | None
+) -> tuple[Verification, VerifiedPrefix | None]:
     events: list[Mapping[str, Any]] = []
     hashes: list[str] = []
     offset = 0
-    if prefix is not None and len(data) >= prefix.length and sha256_hex(data[: prefix.length]) == prefix.digest:
+    if (
+        prefix is not None
+        and len(data) >= prefix.length
+        and sha256_hex(data[: prefix.length]) == prefix.digest
+    ):
         events, hashes, offset = list(prefix.events), list(prefix.hashes), prefix.length
     lines, torn = _split(data[offset:])
 
@@ -258,14 +266,26 @@ def _check(data: bytes, head: Any, prefix: VerifiedPrefix | None) -> tuple[Verif
         expected_prev = hashes[-1] if hashes else GENESIS
         if obj.get("prev") != expected_prev:
             if number == 1:
-                return bad(1, "prev is not the genesis value (a line was removed or inserted before it)"), None
+                return bad(
+                    1, "prev is not the genesis value (a line was removed or inserted before it)"
+                ), None
             if number >= 3 and obj.get("prev") == hashes[-2]:
-                return bad(number - 1, f"inserted (line {number} chains to line {number - 2}, skipping it)"), None
+                return bad(
+                    number - 1, f"inserted (line {number} chains to line {number - 2}, skipping it)"
+                ), None
             if obj.get("seq") == number:
-                return bad(number - 1, f"changed after it was written (its hash no longer matches the prev of line {number})"), None
-            return bad(number, f"out of place: carries seq {obj.get('seq')!r} (a line was removed or moved)"), None
+                return bad(
+                    number - 1,
+                    f"changed after it was written (its hash no longer matches the prev of line {number})",
+                ), None
+            return bad(
+                number, f"out of place: carries seq {obj.get('seq')!r} (a line was removed or moved)"
+            ), None
         if obj.get("seq") != number:
-            return bad(number, f"carries seq {obj.get('seq')!r}, expected {number} (a line was removed, inserted or moved)"), None
+            return bad(
+                number,
+                f"carries seq {obj.get('seq')!r}, expected {number} (a line was removed, inserted or moved)",
+            ), None
         if not isinstance(obj.get("type"), str) or not isinstance(obj.get("at"), str):
             return bad(number, "missing its type or time"), None
         events.append(MappingProxyType(obj))
@@ -275,7 +295,9 @@ def _check(data: bytes, head: Any, prefix: VerifiedPrefix | None) -> tuple[Verif
     verified = VerifiedPrefix(length, sha256_hex(data[:length]), tuple(events), tuple(hashes))
     if torn is not None:
         torn_at = len(events) + 1
-        return bad(torn_at, f"torn last line ({len(torn)} bytes without a newline: a write was interrupted)"), verified
+        return bad(
+            torn_at, f"torn last line ({len(torn)} bytes without a newline: a write was interrupted)"
+        ), verified
     return _check_head(events, hashes, head, bad), verified
 
 

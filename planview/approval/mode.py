@@ -52,13 +52,13 @@ class ModeState:
 
 @dataclass(frozen=True)
 class EnterPlan:
-    plan: str | None = None     # the plan to work on; None keeps the current one
+    plan: str | None = None  # the plan to work on; None keeps the current one
 
 
 @dataclass(frozen=True)
 class Approve:
     record: ApprovalRecord
-    current: bool               # the plan file's canonical hash equals record.canonical_sha256 right now
+    current: bool  # the plan file's canonical hash equals record.canonical_sha256 right now
 
 
 @dataclass(frozen=True)

@@ -22,12 +22,12 @@ _ARTIFACT_RE = re.compile(r"^artifact:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a
 
 @dataclass(frozen=True)
 class SealedArtifact:
-    artifact: str           # "artifact:<uuid>"
+    artifact: str  # "artifact:<uuid>"
     path: Path
-    sha256: str             # of the sealed bytes
+    sha256: str  # of the sealed bytes
     bytes: int
     canonical_sha256: str
-    created: bool           # False when the artifact already existed (idempotent retry)
+    created: bool  # False when the artifact already existed (idempotent retry)
 
 
 def artifact_for(canonical_sha256: str) -> str:

@@ -15,14 +15,25 @@ from typing import Any
 def register_root(parser: argparse.ArgumentParser) -> None:
     """Options of the bare `planview` command (the session app)."""
     group = parser.add_argument_group("session app (planview with no command)")
-    group.add_argument("--plan", action="store_true",
-                       help="start in plan mode (a resumed session keeps its saved mode)")
-    group.add_argument("--resume", nargs="?", const="", default=None, metavar="ID",
-                       help="resume a saved session (the newest one when no ID is given)")
+    group.add_argument(
+        "--plan", action="store_true", help="start in plan mode (a resumed session keeps its saved mode)"
+    )
+    group.add_argument(
+        "--resume",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ID",
+        help="resume a saved session (the newest one when no ID is given)",
+    )
     group.add_argument("--provider", help="model provider: openai, anthropic or scripted (overrides config)")
     group.add_argument("--model", help="model name (overrides config)")
-    group.add_argument("--script", type=Path, metavar="FILE",
-                       help="replay a JSON Lines script with the scripted provider (offline)")
+    group.add_argument(
+        "--script",
+        type=Path,
+        metavar="FILE",
+        help="replay a JSON Lines script with the scripted provider (offline)",
+    )
     parser.set_defaults(root_handler=run_app)
 
 
@@ -64,22 +75,35 @@ def run_app(args: argparse.Namespace) -> int:
 
     from planview.session.providers import make_provider
 
-    provider = make_provider(config.provider.name, model=config.provider.model, script=args.script,
-                             config=config)
-    factory = _session_factory(root, provider, plan_mode=args.plan, resume=args.resume,
-                               allow_read_only_hint=config.allow_read_only_hint)
+    provider = make_provider(
+        config.provider.name, model=config.provider.model, script=args.script, config=config
+    )
+    factory = _session_factory(
+        root,
+        provider,
+        plan_mode=args.plan,
+        resume=args.resume,
+        allow_read_only_hint=config.allow_read_only_hint,
+    )
     app = PlanviewApp(factory, project_root=root, theme=theme, keymap=keymap)
     app.run()
     return 0
 
 
-def _session_factory(root: Path, provider: Any, *, plan_mode: bool, resume: str | None,
-                     allow_read_only_hint: bool = True):
+def _session_factory(
+    root: Path, provider: Any, *, plan_mode: bool, resume: str | None, allow_read_only_hint: bool = True
+):
     from planview.session.session import Session
 
     def factory(ui: Any, on_event: Any) -> Any:
-        kwargs: dict[str, Any] = {"project_root": root, "provider": provider, "ui": ui, "on_event": on_event,
-                                  "plan_mode": plan_mode, "allow_read_only_hint": allow_read_only_hint}
+        kwargs: dict[str, Any] = {
+            "project_root": root,
+            "provider": provider,
+            "ui": ui,
+            "on_event": on_event,
+            "plan_mode": plan_mode,
+            "allow_read_only_hint": allow_read_only_hint,
+        }
         if resume is not None:
             return Session.resume(resume or None, **kwargs)
         return Session(**kwargs)
@@ -116,9 +140,11 @@ def run_demo(args: argparse.Namespace) -> int:
     factory = _session_factory(root, provider, plan_mode=False, resume=None)
     app = PlanviewApp(factory, project_root=root, welcome=demo_welcome(root), prompt_text=DEMO_TASK)
     app.run()
-    print(f"planview demo: the sample project is at {root}\n"
-          f"  cd {root}\n"
-          "  git diff           # the agent's edits\n"
-          "  planview plans     # the plan it wrote\n"
-          "  planview audit     # the approval in the ledger")
+    print(
+        f"planview demo: the sample project is at {root}\n"
+        f"  cd {root}\n"
+        "  git diff           # the agent's edits\n"
+        "  planview plans     # the plan it wrote\n"
+        "  planview audit     # the approval in the ledger"
+    )
     return 0

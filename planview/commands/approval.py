@@ -18,8 +18,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "hash-chained ledger. Approving the same content again returns the same artifact.",
     )
     approve.add_argument("path", metavar="PATH", help="a plan in the plans folder (a bare file name works)")
-    approve.add_argument("--as", dest="as_name", metavar="NAME",
-                         help="who approves (default: git's user.name <user.email>, else the OS user)")
+    approve.add_argument(
+        "--as",
+        dest="as_name",
+        metavar="NAME",
+        help="who approves (default: git's user.name <user.email>, else the OS user)",
+    )
     approve.set_defaults(handler=run_approve)
 
     status = subparsers.add_parser(
@@ -61,8 +65,10 @@ def run_approve(args: argparse.Namespace) -> int:
     before = len(approvals.ledger.events())
     record = approvals.approve(_plan_arg(args.path), approver=args.as_name)
     if record.seq <= before:
-        print(f"planview: already approved (seq {record.seq} by {record.approver}); no new event recorded",
-              file=sys.stderr)
+        print(
+            f"planview: already approved (seq {record.seq} by {record.approver}); no new event recorded",
+            file=sys.stderr,
+        )
     print(record.artifact)
     print(f"sha256:{record.file_sha256}")
     print(f"bytes:{record.bytes}")
@@ -86,18 +92,31 @@ def run_status(args: argparse.Namespace) -> int:
     status = approvals.status(path)
     if args.json:
         record = status.record
-        print(json.dumps({
-            "plan": status.plan,
-            "state": status.state,
-            "changed_sections": list(status.changed_sections),
-            "revoked": status.revoked,
-            "detail": status.detail,
-            "approval": None if record is None else {
-                "seq": record.seq, "artifact": record.artifact, "sha256": record.file_sha256,
-                "canonical_sha256": record.canonical_sha256, "bytes": record.bytes,
-                "approver": record.approver, "at": record.at, "commit": record.commit,
-            },
-        }, ensure_ascii=False, sort_keys=True))
+        print(
+            json.dumps(
+                {
+                    "plan": status.plan,
+                    "state": status.state,
+                    "changed_sections": list(status.changed_sections),
+                    "revoked": status.revoked,
+                    "detail": status.detail,
+                    "approval": None
+                    if record is None
+                    else {
+                        "seq": record.seq,
+                        "artifact": record.artifact,
+                        "sha256": record.file_sha256,
+                        "canonical_sha256": record.canonical_sha256,
+                        "bytes": record.bytes,
+                        "approver": record.approver,
+                        "at": record.at,
+                        "commit": record.commit,
+                    },
+                },
+                ensure_ascii=False,
+                sort_keys=True,
+            )
+        )
         return status.exit_code
     print(f"{status.state}: {status.plan}")
     record = status.record
@@ -134,6 +153,8 @@ def run_audit(args: argparse.Namespace) -> int:
         print(report.render())
     if not report.verification.ok:
         problem = report.verification.problem
-        print(f"planview: ledger tampered or damaged at line {problem.line} (seq {problem.seq}): {problem.message}",
-              file=sys.stderr)
+        print(
+            f"planview: ledger tampered or damaged at line {problem.line} (seq {problem.seq}): {problem.message}",
+            file=sys.stderr,
+        )
     return report.exit_code

@@ -34,7 +34,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     check.add_argument(
-        "--mode", choices=("plan", "execute"), default="plan", help="the session mode to decide in (default: plan)"
+        "--mode",
+        choices=("plan", "execute"),
+        default="plan",
+        help="the session mode to decide in (default: plan)",
     )
     check.add_argument(
         "--no-read-only-hint",
@@ -52,7 +55,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _missing_action(parser: argparse.ArgumentParser) -> int:
     parser.print_usage(sys.stderr)
-    print("planview gate: choose an action, e.g. planview gate check --mode plan < calls.jsonl", file=sys.stderr)
+    print(
+        "planview gate: choose an action, e.g. planview gate check --mode plan < calls.jsonl", file=sys.stderr
+    )
     return 2
 
 
@@ -64,7 +69,10 @@ def decide_line(raw: bytes, mode: str, policy) -> dict:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        return {"decision": "deny", "reason": f"malformed tool call: the line is not UTF-8 (byte {exc.start + 1})"}
+        return {
+            "decision": "deny",
+            "reason": f"malformed tool call: the line is not UTF-8 (byte {exc.start + 1})",
+        }
     try:
         call = parse_json_line(text)
     except MalformedCall as exc:

@@ -70,7 +70,11 @@ def decision_json(decision: ReviewDecision, path: Path) -> dict[str, object]:
         except PlanviewError:
             sha = None  # the file is gone or unreadable now
     return {
-        "decision": "approve" if isinstance(decision, Approved) else "refine" if isinstance(decision, Refine) else "keep",
+        "decision": "approve"
+        if isinstance(decision, Approved)
+        else "refine"
+        if isinstance(decision, Refine)
+        else "keep",
         "feedback": decision.text if isinstance(decision, Refine) else None,
         "plan": str(decision.plan if isinstance(decision, Approved) else path),
         "sha256": sha,

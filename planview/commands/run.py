@@ -30,12 +30,21 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "then `planview run --resume` continues in execute mode.",
     )
     parser.add_argument("task", nargs="?", help="what the agent should do")
-    parser.add_argument("--plan", action="store_true", help="start in plan mode (read-only until a plan is approved)")
+    parser.add_argument(
+        "--plan", action="store_true", help="start in plan mode (read-only until a plan is approved)"
+    )
     parser.add_argument("--provider", choices=("openai", "anthropic", "scripted"), help="model provider")
     parser.add_argument("--model", help="model name for the provider")
-    parser.add_argument("--script", metavar="FILE", help="replay a JSON Lines script (see docs/SCRIPTED_PROVIDER.md)")
     parser.add_argument(
-        "--resume", nargs="?", const="", default=None, metavar="ID", help="continue a saved session (newest without ID)"
+        "--script", metavar="FILE", help="replay a JSON Lines script (see docs/SCRIPTED_PROVIDER.md)"
+    )
+    parser.add_argument(
+        "--resume",
+        nargs="?",
+        const="",
+        default=None,
+        metavar="ID",
+        help="continue a saved session (newest without ID)",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON event per line")
     parser.set_defaults(handler=run_command)
@@ -50,9 +59,13 @@ def run_command(args: argparse.Namespace) -> int:
     if resume and task is None and not _SESSION_ID.match(resume):
         task, resume = resume, ""  # `planview run --resume "do more"`: the text is the task
     if not task and resume is None:
-        raise PlanviewError('give the task: planview run "what to do" (or --resume to continue a saved session)')
+        raise PlanviewError(
+            'give the task: planview run "what to do" (or --resume to continue a saved session)'
+        )
     if args.script and args.provider not in (None, "scripted"):
-        raise PlanviewError(f"--script replays a file and cannot be combined with --provider {args.provider}; drop one")
+        raise PlanviewError(
+            f"--script replays a file and cannot be combined with --provider {args.provider}; drop one"
+        )
     root = find_project_root() or Path.cwd()
     store = PlanStore.for_cwd()
     if resume is not None:
@@ -181,7 +194,9 @@ class TextPrinter(EventPrinter):
         self._write(text + "\n")
 
     def start(self, session: Any) -> None:
-        chip = f"{session.mode} mode" + (f" · {session.relative(session.plan_path)}" if session.plan_path else "")
+        chip = f"{session.mode} mode" + (
+            f" · {session.relative(session.plan_path)}" if session.plan_path else ""
+        )
         self._row(f"planview run · {session.provider_label} · {chip} · session {session.id}")
 
     def show(self, event: Any) -> None:

@@ -66,7 +66,9 @@ def prepare_demo_project(parent: Path | None = None) -> Path:
     """
     base = Path(tempfile.mkdtemp(prefix="planview-demo-", dir=parent))
     root = base / "greet"
-    shutil.copytree(PROJECT_TEMPLATE, root, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".planview"))
+    shutil.copytree(
+        PROJECT_TEMPLATE, root, ignore=shutil.ignore_patterns("__pycache__", "*.pyc", ".planview")
+    )
     _git(root, "init", "-q", "-b", "main")
     _git(root, "add", "-A")
     _git(root, "-c", "commit.gpgsign=false", "commit", "-q", "-m", "greet: a tiny greeting CLI")

@@ -13,8 +13,14 @@ __all__ = ["SHAPED"]
 
 
 def _listing_check(
-    sub: str, args: Sequence[str], short_ok: str, flags: frozenset[str], valued: frozenset[str],
-    optional_valued: frozenset[str], list_switches: frozenset[str], what: str,
+    sub: str,
+    args: Sequence[str],
+    short_ok: str,
+    flags: frozenset[str],
+    valued: frozenset[str],
+    optional_valued: frozenset[str],
+    list_switches: frozenset[str],
+    what: str,
 ) -> str | None:
     """Shared by branch and tag: only listing options; names only with a list switch."""
     listing = False
@@ -37,7 +43,9 @@ def _listing_check(
                     if name in valued or not args[index].startswith("-"):
                         index += 1
                 continue
-            return f"git {sub} {show(word)} {what}; only listing forms run in plan mode ({_LISTING_HINTS[sub]})"
+            return (
+                f"git {sub} {show(word)} {what}; only listing forms run in plan mode ({_LISTING_HINTS[sub]})"
+            )
         if word.startswith("-") and len(word) > 1:
             letters = word[1:]
             if sub == "tag" and letters[0] == "n" and letters[1:].isdigit():
@@ -47,7 +55,9 @@ def _listing_check(
                 if any(f"-{letter}" in list_switches for letter in letters):
                     listing = True
                 continue
-            return f"git {sub} {show(word)} {what}; only listing forms run in plan mode ({_LISTING_HINTS[sub]})"
+            return (
+                f"git {sub} {show(word)} {what}; only listing forms run in plan mode ({_LISTING_HINTS[sub]})"
+            )
         names.append(word)
     if names and not listing:
         return (
@@ -66,10 +76,26 @@ _FILTERS = frozenset({"--contains", "--no-contains", "--merged", "--no-merged"})
 
 def _branch(args: Sequence[str]) -> str | None:
     return _listing_check(
-        "branch", args, short_ok="arvliq",
-        flags=frozenset({"--all", "--remotes", "--verbose", "--ignore-case", "--show-current", "--no-color",
-                         "--color", "--column", "--no-column", "--abbrev", "--no-abbrev", "--omit-empty",
-                         "--quiet"}),
+        "branch",
+        args,
+        short_ok="arvliq",
+        flags=frozenset(
+            {
+                "--all",
+                "--remotes",
+                "--verbose",
+                "--ignore-case",
+                "--show-current",
+                "--no-color",
+                "--color",
+                "--column",
+                "--no-column",
+                "--abbrev",
+                "--no-abbrev",
+                "--omit-empty",
+                "--quiet",
+            }
+        ),
         valued=frozenset({"--points-at", "--sort", "--format"}),
         optional_valued=_FILTERS,
         list_switches=frozenset({"--list", "-l"}),
@@ -79,8 +105,12 @@ def _branch(args: Sequence[str]) -> str | None:
 
 def _tag(args: Sequence[str]) -> str | None:
     return _listing_check(
-        "tag", args, short_ok="lniv",
-        flags=frozenset({"--ignore-case", "--no-color", "--color", "--column", "--no-column", "--omit-empty"}),
+        "tag",
+        args,
+        short_ok="lniv",
+        flags=frozenset(
+            {"--ignore-case", "--no-color", "--color", "--column", "--no-column", "--omit-empty"}
+        ),
         valued=frozenset({"--points-at", "--sort", "--format"}),
         optional_valued=_FILTERS,
         list_switches=frozenset({"--list", "-l", "-n", "-v", "--verify"}),
@@ -118,7 +148,9 @@ def _reflog(args: Sequence[str]) -> str | None:
     # Checked anywhere, not only first: options before a subcommand word must not hide it.
     for word in args:
         if word in _REFLOG_WRITES:
-            return f"git reflog {word} changes the reflog; only git reflog and git reflog show run in plan mode"
+            return (
+                f"git reflog {word} changes the reflog; only git reflog and git reflog show run in plan mode"
+            )
     if not args or args[0] == "show" or args[0].startswith("-"):
         return None
     return f"only git reflog and git reflog show run in plan mode; write git reflog show {args[0]}"
@@ -128,10 +160,33 @@ _CONFIG_READS = frozenset(
     {"--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool", "--list"}
 )
 _CONFIG_SAFE = _CONFIG_READS | frozenset(
-    {"--global", "--system", "--local", "--worktree", "--file", "--blob", "--name-only", "--show-origin",
-     "--show-scope", "--null", "--type", "--no-type", "--bool", "--int", "--bool-or-int", "--path",
-     "--expiry-date", "--default", "--includes", "--no-includes", "--fixed-value", "--all", "--regexp",
-     "--value", "--url"}
+    {
+        "--global",
+        "--system",
+        "--local",
+        "--worktree",
+        "--file",
+        "--blob",
+        "--name-only",
+        "--show-origin",
+        "--show-scope",
+        "--null",
+        "--type",
+        "--no-type",
+        "--bool",
+        "--int",
+        "--bool-or-int",
+        "--path",
+        "--expiry-date",
+        "--default",
+        "--includes",
+        "--no-includes",
+        "--fixed-value",
+        "--all",
+        "--regexp",
+        "--value",
+        "--url",
+    }
 )
 _CONFIG_VALUED = frozenset({"--file", "--blob", "--type", "--default", "--value", "--url"})
 _CONFIG_HINT = "only reads run in plan mode (git config --get <name>, git config --list)"

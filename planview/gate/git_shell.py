@@ -149,9 +149,7 @@ def _first_word_reason(raw: str, value: str) -> str:
     if value in _WRAPPERS:
         return f"{show(value)} is not allowed in plan mode: run git directly as the first word (git status, not {value} git status)"
     if "=" in value and value.split("=", 1)[0].replace("_", "a").isalnum():
-        return (
-            f"environment assignments ({show(value)}) are not allowed in plan mode; run the git command without them"
-        )
+        return f"environment assignments ({show(value)}) are not allowed in plan mode; run the git command without them"
     if value in _FILE_COMMANDS:
         return f"{show(value)} is not available in plan mode: {FILE_TOOLS_HINT}"
     return (

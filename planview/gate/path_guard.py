@@ -27,7 +27,20 @@ _KEY_WORDS = frozenset(
     "directory directories destination filename pathname dirname basename".split()
 )
 # Compounds written as one lowercase word: workdir, filepath, webroot, logfile, subfolder, ...
-_KEY_SUFFIXES = ("dir", "dirs", "path", "paths", "file", "files", "folder", "folders", "root", "roots", "glob", "globs")
+_KEY_SUFFIXES = (
+    "dir",
+    "dirs",
+    "path",
+    "paths",
+    "file",
+    "files",
+    "folder",
+    "folders",
+    "root",
+    "roots",
+    "glob",
+    "globs",
+)
 _NOT_PATH_WORDS = frozenset({"profile", "profiles"})
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
@@ -58,7 +71,9 @@ def is_path_key(key: str) -> bool:
             continue
         if word in _KEY_WORDS:
             return True
-        if word.endswith("s") and (word[:-1] in _KEY_WORDS or (word.endswith("es") and word[:-2] in _KEY_WORDS)):
+        if word.endswith("s") and (
+            word[:-1] in _KEY_WORDS or (word.endswith("es") and word[:-2] in _KEY_WORDS)
+        ):
             return True
         if word.endswith(_KEY_SUFFIXES):
             return True

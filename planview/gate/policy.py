@@ -56,7 +56,9 @@ def _deny(call: ToolCall, reason: str) -> Decision:
     return Decision(False, reason, call)
 
 
-def decide(call: ToolCall | Mapping[str, Any] | Any, mode: str, policy: GatePolicy = _DEFAULT_POLICY) -> Decision:
+def decide(
+    call: ToolCall | Mapping[str, Any] | Any, mode: str, policy: GatePolicy = _DEFAULT_POLICY
+) -> Decision:
     """Allow or refuse one tool call. Never raises; malformed calls are refused."""
     try:
         try:
@@ -93,7 +95,9 @@ def _plan_mode(call: ToolCall, policy: GatePolicy) -> Decision:
             f"this {show(name)} is not planview's own tool, so it gets no plan-mode exemption; use planview's {name}",
         )
     if name == "enter_plan_mode":
-        return _deny(call, "plan mode is already on; keep exploring read-only and save the plan with write_plan")
+        return _deny(
+            call, "plan mode is already on; keep exploring read-only and save the plan with write_plan"
+        )
     if name == "set_plan_steps":
         return _deny(call, f"set_plan_steps updates an approved plan; {APPROVAL_FIX}")
     if name in MUTATORS:
@@ -112,11 +116,13 @@ def _plan_mode(call: ToolCall, policy: GatePolicy) -> Decision:
 def _bash(call: ToolCall) -> Decision:
     extra = sorted(key for key in call.input if key not in BASH_KEYS)
     if "cwd" in call.input or "workdir" in call.input:
-        return _deny(call, "cd is not needed: commands already run in the project root; drop the working folder")
+        return _deny(
+            call, "cd is not needed: commands already run in the project root; drop the working folder"
+        )
     if extra:
         return _deny(call, f"bash in plan mode takes only command (and timeout); drop {show(extra[0])}")
     if "command" not in call.input:
-        return _deny(call, "bash needs a command, e.g. {\"command\": \"git status\"}")
+        return _deny(call, 'bash needs a command, e.g. {"command": "git status"}')
     verdict = check_git_command(call.input["command"])
     if not verdict.allowed:
         return _deny(call, verdict.reason)

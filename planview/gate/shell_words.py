@@ -91,7 +91,9 @@ def _check_braces(skeleton: str) -> None:
             return
         inner = found.group()
         if "," in inner or ".." in inner:
-            raise ShellRefusal(f"brace expansion ({inner}) is not allowed in plan mode; write the words out or quote them")
+            raise ShellRefusal(
+                f"brace expansion ({inner}) is not allowed in plan mode; write the words out or quote them"
+            )
         skeleton = skeleton[: found.start()] + "_" + skeleton[found.end() :]
 
 
@@ -102,7 +104,9 @@ def split_chain(command: str) -> list[list[Word]]:
         char = control.group()
         if char in "\n\r":
             raise ShellRefusal(f"newlines are not allowed in a plan-mode command; {CHAIN_HINT} on one line")
-        raise ShellRefusal(f"control character U+{ord(char):04X} is not allowed in a plan-mode command; remove it")
+        raise ShellRefusal(
+            f"control character U+{ord(char):04X} is not allowed in a plan-mode command; remove it"
+        )
 
     if _NOT_SIMPLE.search(command) is None and "&" not in command.replace("&&", ""):
         return [
@@ -178,11 +182,15 @@ def _blank_quotes(raw: str) -> str:
 
 def _double_quoted(inner: str) -> str:
     if "$(" in inner:
-        raise ShellRefusal("command substitution $(...) is not allowed in plan mode, even in double quotes; run each git command on its own")
+        raise ShellRefusal(
+            "command substitution $(...) is not allowed in plan mode, even in double quotes; run each git command on its own"
+        )
     if "$" in inner:
         raise ShellRefusal(f"$ expansion inside double quotes is not allowed in plan mode; {QUOTE_HINT}")
     if "`" in inner:
-        raise ShellRefusal("command substitution (backticks) is not allowed in plan mode; run each git command on its own")
+        raise ShellRefusal(
+            "command substitution (backticks) is not allowed in plan mode; run each git command on its own"
+        )
     if "\\" not in inner:
         return inner
     out: list[str] = []
@@ -192,7 +200,9 @@ def _double_quoted(inner: str) -> str:
         if char == "\\" and index + 1 < len(inner):
             following = inner[index + 1]
             if following in _DQ_SPECIAL:
-                raise ShellRefusal(f"a backslash escaping {following!r} is not allowed in plan mode; {QUOTE_HINT}")
+                raise ShellRefusal(
+                    f"a backslash escaping {following!r} is not allowed in plan mode; {QUOTE_HINT}"
+                )
             out.append(char + following)  # inside "...", bash keeps a backslash before an ordinary character
             index += 2
             continue

@@ -24,7 +24,9 @@ async def run_call(session: Session, call: ModelToolCall) -> ToolResult:
     args = dict(call.arguments)
     session._emit(ToolStarted(call.id, call.name, args, headline(call.name, args)))
     if call.invalid:
-        return refuse(session, call, f"malformed tool call: {call.invalid}; send the arguments as a JSON object")
+        return refuse(
+            session, call, f"malformed tool call: {call.invalid}; send the arguments as a JSON object"
+        )
     tool = REGISTRY.get(call.name)
     decision = decide(
         ToolCall(call.name, args, builtin=tool is not None, input_schema=tool.parameters if tool else None),
@@ -35,7 +37,9 @@ async def run_call(session: Session, call: ModelToolCall) -> ToolResult:
         return refuse(session, call, decision.reason)
     if tool is None:
         known = ", ".join(REGISTRY)
-        return finish(session, call, ToolResult(f"unknown tool {call.name!r}; available: {known}", error=True))
+        return finish(
+            session, call, ToolResult(f"unknown tool {call.name!r}; available: {known}", error=True)
+        )
     args = dict(decision.call.input)
     problem = validate(tool.parameters, args)
     if problem:

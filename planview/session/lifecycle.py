@@ -46,7 +46,11 @@ retrying the same call."""
 
 
 def plan_note(plan_path: str | None) -> str:
-    where = f"\nThe plan you are working on: {plan_path} (revise it with write_plan(plan_path=...))." if plan_path else ""
+    where = (
+        f"\nThe plan you are working on: {plan_path} (revise it with write_plan(plan_path=...))."
+        if plan_path
+        else ""
+    )
     return (
         "[PLAN MODE ACTIVE] You are planning; the project is read-only for you.\n"
         "Allowed: read, grep, find, ls, todo, and read-only git commands through bash "
@@ -113,7 +117,12 @@ def close_dangling_calls(conversation: list[dict[str, Any]], reason: str) -> lis
                 j += 1
             for call in calls:
                 if call["id"] not in answered:
-                    result = {"role": "tool", "tool_call_id": call["id"], "name": call["name"], "content": reason}
+                    result = {
+                        "role": "tool",
+                        "tool_call_id": call["id"],
+                        "name": call["name"],
+                        "content": reason,
+                    }
                     conversation.insert(j, result)
                     added.append(result)
                     j += 1

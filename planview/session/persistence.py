@@ -88,7 +88,9 @@ class SessionLog:
 
     def start(self, meta: Mapping[str, Any]) -> None:
         if not self.path.exists():
-            self._append({"type": "meta", "id": self.id, "created": datetime.now(UTC).isoformat(), **meta}, sync=True)
+            self._append(
+                {"type": "meta", "id": self.id, "created": datetime.now(UTC).isoformat(), **meta}, sync=True
+            )
 
     def message(self, message: Mapping[str, Any]) -> None:
         self._append({"type": "message", "message": dict(message)})
@@ -128,7 +130,7 @@ def find_session(home: Path, session_id: str | None = None) -> Path:
     files = list_sessions(home)
     if not files:
         raise SessionNotFoundError(
-            f"no saved sessions in {sessions_dir(home)}; start one with `planview run \"task\"`"
+            f'no saved sessions in {sessions_dir(home)}; start one with `planview run "task"`'
         )
     if session_id is None:
         return files[0]
@@ -142,7 +144,9 @@ def find_session(home: Path, session_id: str | None = None) -> Path:
         names = ", ".join(p.stem for p in matches[:5])
         raise SessionNotFoundError(f"session id {session_id!r} is ambiguous ({names}); give more of it")
     recent = ", ".join(p.stem for p in files[:5])
-    raise SessionNotFoundError(f"no session {session_id!r}; recent sessions: {recent} (or --resume for the newest)")
+    raise SessionNotFoundError(
+        f"no session {session_id!r}; recent sessions: {recent} (or --resume for the newest)"
+    )
 
 
 def load_session(home: Path, session_id: str | None = None) -> SavedSession:

@@ -106,7 +106,9 @@ class Session:
 
     def _restore(self, state: SessionState | None, conversation: Sequence[Mapping[str, Any]]) -> None:
         self.conversation = [dict(m) for m in conversation]
-        lifecycle.close_dangling_calls(self.conversation, "not run: the session ended before this call finished")
+        lifecycle.close_dangling_calls(
+            self.conversation, "not run: the session ended before this call finished"
+        )
         if state is None:
             return
         self.mode = "plan" if state.mode == "plan" else "execute"
@@ -121,12 +123,19 @@ class Session:
         # The ledger is the authority: a plan approved outside (planview approve) resumes in execute
         # mode; an approval that is no longer current sends the session back to plan mode.
         try:
-            current = self.approvals.current(self.plan_path) if self.approvals.is_current(self.plan_path) else None
+            current = (
+                self.approvals.current(self.plan_path) if self.approvals.is_current(self.plan_path) else None
+            )
         except PlanviewError:
             current = None
         saved_seq = (state.approval or {}).get("seq")
         self._seen_seq = state.seen_approval if state.seen_approval is not None else saved_seq
-        if current is not None and state.mode == "plan" and self._seen_seq is not None and current.seq <= self._seen_seq:
+        if (
+            current is not None
+            and state.mode == "plan"
+            and self._seen_seq is not None
+            and current.seq <= self._seen_seq
+        ):
             current = None  # the user went back to planning after this approval: respect that
         if current is not None:
             try:
@@ -144,7 +153,11 @@ class Session:
                     f"({current.artifact}). You are in execute mode: the plan file is the source of truth; "
                     "follow its steps in order and tick them with set_plan_steps.\nSteps:\n"
                     + lifecycle.steps_listing(steps)
-                    + (f"\n({len(merge.deferred)} step(s) deferred by the todo cap.)" if merge.deferred else "")
+                    + (
+                        f"\n({len(merge.deferred)} step(s) deferred by the todo cap.)"
+                        if merge.deferred
+                        else ""
+                    )
                 )
         elif state.approval is not None:
             self.mode, self.approval, self._packet = "plan", None, None
@@ -342,13 +355,17 @@ class Session:
             self._append({"role": "user", "content": text})
             for _ in range(self.max_model_requests):
                 if self._note_pending and self.mode == "plan":
-                    self._append(lifecycle.note_message(self.relative(self.plan_path) if self.plan_path else None))
+                    self._append(
+                        lifecycle.note_message(self.relative(self.plan_path) if self.plan_path else None)
+                    )
                 self._note_pending = False
                 parts = []
                 calls = await self._stream(parts)
                 message: dict[str, Any] = {"role": "assistant", "content": "".join(parts)}
                 if calls:
-                    message["tool_calls"] = [{"id": c.id, "name": c.name, "arguments": dict(c.arguments)} for c in calls]
+                    message["tool_calls"] = [
+                        {"id": c.id, "name": c.name, "arguments": dict(c.arguments)} for c in calls
+                    ]
                 parts = []
                 self._append(message)
                 if not calls:
@@ -358,7 +375,9 @@ class Session:
                 if stop is not None:
                     self._end("review", stop)
                     return
-            self._fail(f"stopped after {self.max_model_requests} model requests in one turn; send a message to go on")
+            self._fail(
+                f"stopped after {self.max_model_requests} model requests in one turn; send a message to go on"
+            )
         except asyncio.CancelledError:
             if parts:
                 self._append({"role": "assistant", "content": "".join(parts) + " [cancelled]"})

@@ -39,10 +39,10 @@ def _norm(text: str) -> str:
     return " ".join(text.split()).casefold()
 
 
-def merge_steps(
-    existing: Sequence[Todo], steps: Iterable[StepSeed], *, cap: int = TODO_CAP
-) -> MergeResult:
-    return merge_items(existing, (Todo(s.text, "completed" if s.completed else "pending") for s in steps), cap=cap)
+def merge_steps(existing: Sequence[Todo], steps: Iterable[StepSeed], *, cap: int = TODO_CAP) -> MergeResult:
+    return merge_items(
+        existing, (Todo(s.text, "completed" if s.completed else "pending") for s in steps), cap=cap
+    )
 
 
 def merge_items(existing: Sequence[Todo], items: Iterable[Todo], *, cap: int = TODO_CAP) -> MergeResult:

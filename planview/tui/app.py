@@ -84,8 +84,11 @@ class PlanviewApp(App):
             self.theme = self._theme_name
         elif self._theme_name:
             names = ", ".join(sorted(self.available_themes))
-            self.notify(f"Unknown theme {self._theme_name!r} in the config; use one of: {names}",
-                        severity="warning", timeout=8)
+            self.notify(
+                f"Unknown theme {self._theme_name!r} in the config; use one of: {names}",
+                severity="warning",
+                timeout=8,
+            )
         if self._keymap:
             self.set_keymap(self._keymap)
         if self.session is None:
@@ -150,6 +153,7 @@ class PlanviewApp(App):
         except PlanviewError as exc:
             self._notice(str(exc), "error")
             return None
+
         def dismissed(decision: Any) -> None:
             # A closed review must not keep watching the plan: the agent writes it right after an
             # approval (set_plan_steps), and a reload on a screen being torn down fails.
@@ -213,8 +217,10 @@ class PlanviewApp(App):
         try:
             text = plan.read_text(encoding="utf-8")
             if canonical_sha256(text) != decision.canonical_sha256:
-                self._notice(f"{label} changed while it was shown, so nothing was approved; review it again.",
-                             "warning")
+                self._notice(
+                    f"{label} changed while it was shown, so nothing was approved; review it again.",
+                    "warning",
+                )
                 return
             self.session.approve(plan)
             self.session.seed_steps(extract_steps(text).steps)
@@ -223,10 +229,14 @@ class PlanviewApp(App):
             return
         screen.sync_from_session()
         if screen.busy:
-            self._notice(f"Approved {label}. The agent is still busy; tell it to carry out the plan when it stops.")
+            self._notice(
+                f"Approved {label}. The agent is still busy; tell it to carry out the plan when it stops."
+            )
         else:
-            screen.send(f"The plan {label} is approved. Carry it out step by step and tick each step with "
-                        "set_plan_steps.")
+            screen.send(
+                f"The plan {label} is approved. Carry it out step by step and tick each step with "
+                "set_plan_steps."
+            )
 
     def list_plans(self) -> None:
         store = self._store()

@@ -8,9 +8,16 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 
 # (title, help, name of the PlanviewApp method it calls)
 ACTIONS = (
-    ("Toggle plan mode", "Plan mode: the agent may only read (also /plan, Ctrl+Alt+P)", "palette_toggle_plan"),
-    ("Review plan", "Open the session's plan, or the newest plan, on the review screen (/plan review)",
-     "palette_review_plan"),
+    (
+        "Toggle plan mode",
+        "Plan mode: the agent may only read (also /plan, Ctrl+Alt+P)",
+        "palette_toggle_plan",
+    ),
+    (
+        "Review plan",
+        "Open the session's plan, or the newest plan, on the review screen (/plan review)",
+        "palette_review_plan",
+    ),
     ("List plans", "Show the plans of this project in the transcript (/plans)", "palette_list_plans"),
 )
 

@@ -10,8 +10,9 @@ from planview.tui.widgets.transcript import Transcript
 REPLAY_MESSAGES = 200
 
 
-def replay_conversation(transcript: Transcript, conversation: Sequence[Mapping[str, Any]],
-                        limit: int = REPLAY_MESSAGES) -> int:
+def replay_conversation(
+    transcript: Transcript, conversation: Sequence[Mapping[str, Any]], limit: int = REPLAY_MESSAGES
+) -> int:
     """Render the last `limit` messages: user prompts, assistant text, tool rows with their results.
 
     Hidden runtime messages (the plan-mode note, the evidence packet) carry a `kind` and are skipped.
@@ -37,8 +38,14 @@ def replay_conversation(transcript: Transcript, conversation: Sequence[Mapping[s
                 transcript.tool_started(call_id, name, headline(name, call.get("arguments") or {}))
         elif role == "tool":
             call_id = str(message.get("tool_call_id", ""))
-            transcript.tool_finished(call_id, names.get(call_id, str(message.get("name", ""))), str(content or ""),
-                                     refused=False, reason=None, error=False)
+            transcript.tool_finished(
+                call_id,
+                names.get(call_id, str(message.get("name", ""))),
+                str(content or ""),
+                refused=False,
+                reason=None,
+                error=False,
+            )
         else:
             continue
         shown += 1

@@ -55,8 +55,9 @@ class SessionScreen(Screen):
         Binding("escape", "cancel_turn", "cancel", show=False, id="turn.cancel"),
     ]
 
-    def __init__(self, session: Any, *, project_root: Path, welcome: tuple[str | Text, ...] = (),
-                 prompt_text: str = "") -> None:
+    def __init__(
+        self, session: Any, *, project_root: Path, welcome: tuple[str | Text, ...] = (), prompt_text: str = ""
+    ) -> None:
         super().__init__()
         self.session = session
         self.project_root = project_root
@@ -76,7 +77,9 @@ class SessionScreen(Screen):
             yield TodoPanel(id="todos")
         with Vertical(id="input"):
             yield BusyIndicator(id="busy")
-            yield PromptInput(id="prompt", placeholder="Ask the agent…  (/help for commands, Enter sends, Ctrl+J newline)")
+            yield PromptInput(
+                id="prompt", placeholder="Ask the agent…  (/help for commands, Enter sends, Ctrl+J newline)"
+            )
         yield StatusBar(provider=self._provider_label(), project=short_path(self.project_root), id="status")
         yield Footer()
 
@@ -186,14 +189,22 @@ class SessionScreen(Screen):
         elif isinstance(event, ev.ToolStarted):
             t.tool_started(event.call_id, event.name, event.headline)
         elif isinstance(event, ev.ToolFinished):
-            t.tool_finished(event.call_id, event.name, event.result, refused=event.refused,
-                            reason=event.reason, error=event.error)
+            t.tool_finished(
+                event.call_id,
+                event.name,
+                event.result,
+                refused=event.refused,
+                reason=event.reason,
+                error=event.error,
+            )
         elif isinstance(event, ev.ModeChanged):
             self.mode, self.plan_path = event.mode, event.plan_path
             self.approved, self.stale = event.approved, event.stale
             self._paint_chip()
             if event.note:
-                extra = MODE_NOTES.get(event.mode, "") if event.note in ("plan mode on", "plan mode off") else ""
+                extra = (
+                    MODE_NOTES.get(event.mode, "") if event.note in ("plan mode on", "plan mode off") else ""
+                )
                 t.add_notice(f"⋮ {event.note}{extra}", kind="warning" if event.stale else "mode")
         elif isinstance(event, ev.PlanWritten):
             self.plan_path = event.path
@@ -254,8 +265,9 @@ class SessionScreen(Screen):
                 t.add_notice(Text.assemble(f"Unknown command /{name}.\n", help_text()), kind="warning")
 
     def _busy_refusal(self, line: str) -> None:
-        self.notify("The agent is still working — wait for it, or press Esc to cancel the turn.",
-                    severity="warning")
+        self.notify(
+            "The agent is still working — wait for it, or press Esc to cancel the turn.", severity="warning"
+        )
         if not self.prompt.text:
             self.prompt.load_text(line)
 
@@ -311,7 +323,9 @@ def help_text() -> Text:
     for usage, what in cmd.HELP:
         out.append(f"  {usage.ljust(width)}  ", style="bold")
         out.append(f"{what}\n")
-    out.append("Keys: Enter send · Ctrl+J newline · ↑ history · Esc cancel the turn · "
-               "Ctrl+Alt+P plan mode · Ctrl+O expand tool output · Ctrl+P command palette",
-               style="dim")
+    out.append(
+        "Keys: Enter send · Ctrl+J newline · ↑ history · Esc cancel the turn · "
+        "Ctrl+Alt+P plan mode · Ctrl+O expand tool output · Ctrl+P command palette",
+        style="dim",
+    )
     return out

@@ -48,7 +48,9 @@ def make_provider(
     config = config or Config()
     if script is not None:
         if name not in (None, "scripted"):
-            raise ProviderError(f"--script replays a file and cannot be combined with --provider {name}; drop one")
+            raise ProviderError(
+                f"--script replays a file and cannot be combined with --provider {name}; drop one"
+            )
         from planview.session.providers.scripted import ScriptedProvider
 
         return ScriptedProvider.from_file(script)
@@ -57,7 +59,9 @@ def make_provider(
     if name is None:
         raise ProviderError(NO_PROVIDER)
     if name == "scripted":
-        raise ProviderError("the scripted provider replays a file: pass --script FILE (see docs/SCRIPTED_PROVIDER.md)")
+        raise ProviderError(
+            "the scripted provider replays a file: pass --script FILE (see docs/SCRIPTED_PROVIDER.md)"
+        )
     # The configured model / URL / key variable belong to the configured provider only.
     same = prov.name in (None, name)
     model = model or (prov.model if same else None)

@@ -50,10 +50,26 @@ def to_anthropic_messages(messages: Any) -> list[dict[str, Any]]:
             if m.get("content"):
                 blocks.append({"type": "text", "text": m["content"]})
             for c in m.get("tool_calls") or ():
-                blocks.append({"type": "tool_use", "id": c["id"], "name": c["name"], "input": dict(c.get("arguments") or {})})
+                blocks.append(
+                    {
+                        "type": "tool_use",
+                        "id": c["id"],
+                        "name": c["name"],
+                        "input": dict(c.get("arguments") or {}),
+                    }
+                )
             push("assistant", blocks or [{"type": "text", "text": "(no reply)"}])
         elif role == "tool":
-            push("user", [{"type": "tool_result", "tool_use_id": m["tool_call_id"], "content": m.get("content") or "(empty)"}])
+            push(
+                "user",
+                [
+                    {
+                        "type": "tool_result",
+                        "tool_use_id": m["tool_call_id"],
+                        "content": m.get("content") or "(empty)",
+                    }
+                ],
+            )
         else:
             push("user", [{"type": "text", "text": m.get("content") or "(empty)"}])
     return out
@@ -99,7 +115,8 @@ class AnthropicProvider:
             kwargs["system"] = request.system
         if request.tools:
             kwargs["tools"] = [
-                {"name": t.name, "description": t.description, "input_schema": dict(t.parameters)} for t in request.tools
+                {"name": t.name, "description": t.description, "input_schema": dict(t.parameters)}
+                for t in request.tools
             ]
         blocks: dict[int, dict[str, str]] = {}
         stop = "end_turn"
@@ -128,13 +145,19 @@ class AnthropicProvider:
         except sdk.AuthenticationError as exc:
             raise ProviderError(f"Anthropic rejected the API key (401); check {self.key_env}") from exc
         except sdk.NotFoundError as exc:
-            raise ProviderError(f"unknown model {self.model!r} (404); set [provider] model or --model") from exc
+            raise ProviderError(
+                f"unknown model {self.model!r} (404); set [provider] model or --model"
+            ) from exc
         except sdk.APITimeoutError as exc:
             raise ProviderError(f"{self.base_url} did not answer in time; retry") from exc
         except sdk.APIConnectionError as exc:
-            raise ProviderError(f"cannot reach {self.base_url}; check the network or [provider] base_url") from exc
+            raise ProviderError(
+                f"cannot reach {self.base_url}; check the network or [provider] base_url"
+            ) from exc
         except sdk.APIStatusError as exc:
-            raise ProviderError(f"Anthropic answered {exc.status_code}: {getattr(exc, 'message', exc)}") from exc
+            raise ProviderError(
+                f"Anthropic answered {exc.status_code}: {getattr(exc, 'message', exc)}"
+            ) from exc
         except sdk.AnthropicError as exc:
             raise ProviderError(f"anthropic provider failed: {exc}") from exc
         for index in sorted(blocks):  # a stream cut before content_block_stop

@@ -65,7 +65,10 @@ def to_openai_messages(system: str, messages: Any) -> list[dict[str, Any]]:
 
 def to_openai_tools(tools: Any) -> list[dict[str, Any]]:
     return [
-        {"type": "function", "function": {"name": t.name, "description": t.description, "parameters": dict(t.parameters)}}
+        {
+            "type": "function",
+            "function": {"name": t.name, "description": t.description, "parameters": dict(t.parameters)},
+        }
         for t in tools
     ]
 
@@ -96,7 +99,9 @@ class OpenAIProvider:
             key = NO_KEY
         self.label = f"openai · {self.model}"
         self._sdk = sdk
-        self._client = sdk.AsyncOpenAI(api_key=key, base_url=self.base_url, max_retries=max_retries, timeout=timeout)
+        self._client = sdk.AsyncOpenAI(
+            api_key=key, base_url=self.base_url, max_retries=max_retries, timeout=timeout
+        )
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
         sdk = self._sdk
@@ -131,13 +136,17 @@ class OpenAIProvider:
                     if choice.finish_reason:
                         finish = choice.finish_reason
         except sdk.AuthenticationError as exc:
-            raise ProviderError(f"{self.base_url} rejected the API key ({exc.status_code}); check {self.key_env}") from exc
+            raise ProviderError(
+                f"{self.base_url} rejected the API key ({exc.status_code}); check {self.key_env}"
+            ) from exc
         except sdk.NotFoundError as exc:
             raise ProviderError(
                 f"{self.base_url} does not know model {self.model!r} (404); set [provider] model or --model"
             ) from exc
         except sdk.APITimeoutError as exc:
-            raise ProviderError(f"{self.base_url} did not answer in time; check the server and retry") from exc
+            raise ProviderError(
+                f"{self.base_url} did not answer in time; check the server and retry"
+            ) from exc
         except sdk.APIConnectionError as exc:
             raise ProviderError(
                 f"cannot reach {self.base_url}; start the server or fix [provider] base_url / PLANVIEW_BASE_URL"

@@ -59,7 +59,9 @@ def parse_script(text: str, source: str = "<script>") -> tuple[ScriptTurn, ...]:
             raise ScriptError(f'{where}: expected a JSON object like {{"text": "..."}}')
         unknown = set(data) - _TURN_KEYS
         if unknown:
-            raise ScriptError(f"{where}: unknown key(s) {', '.join(sorted(unknown))}; use text, tool_calls, delay")
+            raise ScriptError(
+                f"{where}: unknown key(s) {', '.join(sorted(unknown))}; use text, tool_calls, delay"
+            )
         text_value = data.get("text", "")
         if not isinstance(text_value, str):
             raise ScriptError(f"{where}: `text` must be a string")
@@ -101,7 +103,9 @@ class ScriptedProvider:
         try:
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
-            raise ScriptError(f"script not found: {path}; pass an existing JSON Lines file to --script") from None
+            raise ScriptError(
+                f"script not found: {path}; pass an existing JSON Lines file to --script"
+            ) from None
         except (OSError, UnicodeDecodeError) as exc:
             raise ScriptError(f"cannot read script {path}: {exc}") from exc
         return cls(parse_script(text, str(path)), label=f"scripted · {path.name}", digest=_digest(text))

@@ -10,13 +10,35 @@ from planview.session.providers.base import ToolSchema
 from planview.session.tools import files, plan_tools, shell, todo
 from planview.session.tools.base import ToolContext, ToolDef, ToolError, ToolResult, validate
 
-__all__ = ["REGISTRY", "ToolContext", "ToolDef", "ToolError", "ToolResult", "headline", "schemas_for", "validate"]
+__all__ = [
+    "REGISTRY",
+    "ToolContext",
+    "ToolDef",
+    "ToolError",
+    "ToolResult",
+    "headline",
+    "schemas_for",
+    "validate",
+]
 
-REGISTRY: Mapping[str, ToolDef] = {t.name: t for t in (*files.TOOLS, *shell.TOOLS, *todo.TOOLS, *plan_tools.TOOLS)}
+REGISTRY: Mapping[str, ToolDef] = {
+    t.name: t for t in (*files.TOOLS, *shell.TOOLS, *todo.TOOLS, *plan_tools.TOOLS)
+}
 
 # What the model is offered in each mode (the gate still decides every call, offered or not).
 _PLAN_TOOLS = ("read", "grep", "find", "ls", "bash", "todo", "write_plan", "exit_plan_mode")
-_EXECUTE_TOOLS = ("read", "grep", "find", "ls", "bash", "write", "edit", "todo", "enter_plan_mode", "set_plan_steps")
+_EXECUTE_TOOLS = (
+    "read",
+    "grep",
+    "find",
+    "ls",
+    "bash",
+    "write",
+    "edit",
+    "todo",
+    "enter_plan_mode",
+    "set_plan_steps",
+)
 
 
 def schemas_for(mode: Mode) -> tuple[ToolSchema, ...]:

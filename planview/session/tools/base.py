@@ -45,7 +45,12 @@ class ToolDef:
 
 
 def schema(properties: Mapping[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
-    return {"type": "object", "properties": dict(properties), "required": list(required), "additionalProperties": False}
+    return {
+        "type": "object",
+        "properties": dict(properties),
+        "required": list(required),
+        "additionalProperties": False,
+    }
 
 
 def resolve(root: Path, value: Any, *, name: str = "path") -> Path:
@@ -73,11 +78,20 @@ def validate(params: Mapping[str, Any], args: Mapping[str, Any]) -> str | None:
         extra = sorted(set(args) - set(props))
         if extra:
             return f"unknown argument(s) {', '.join(extra)}; this tool takes {', '.join(props) or 'no arguments'}"
-    types = {"string": str, "integer": int, "boolean": bool, "array": list, "object": dict, "number": (int, float)}
+    types = {
+        "string": str,
+        "integer": int,
+        "boolean": bool,
+        "array": list,
+        "object": dict,
+        "number": (int, float),
+    }
     for key, value in args.items():
         want = props.get(key, {}).get("type")
         if want in types and value is not None:
-            ok = isinstance(value, types[want]) and not (want in ("integer", "number") and isinstance(value, bool))
+            ok = isinstance(value, types[want]) and not (
+                want in ("integer", "number") and isinstance(value, bool)
+            )
             if not ok:
                 return f"argument `{key}` must be a {want}"
         enum = props.get(key, {}).get("enum")

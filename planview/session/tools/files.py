@@ -19,7 +19,17 @@ OUTPUT_CAP = 30_000  # characters per tool result
 MATCH_CAP = 200
 LIST_CAP = 500
 GREP_FILE_CAP = 5 * 1024 * 1024  # the Python fallback skips larger files
-SKIP_DIRS = {".git", ".planview", "node_modules", "__pycache__", ".venv", "venv", ".mypy_cache", ".pytest_cache", ".ruff_cache"}
+SKIP_DIRS = {
+    ".git",
+    ".planview",
+    "node_modules",
+    "__pycache__",
+    ".venv",
+    "venv",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+}
 
 
 def _cap(text: str, hint: str) -> str:
@@ -93,13 +103,27 @@ async def grep(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
 
 async def _grep_rg(rg: str, root: Path, pattern: str, where: Path, glob: Any) -> list[str]:
     # --hidden: dotfiles (.github/, .env.example) are source too; .git and ignored files stay out.
-    argv = [rg, "--line-number", "--no-heading", "--color", "never", "--max-columns", str(LINE_CAP),
-            "--hidden", "--glob", "!.git/"]
+    argv = [
+        rg,
+        "--line-number",
+        "--no-heading",
+        "--color",
+        "never",
+        "--max-columns",
+        str(LINE_CAP),
+        "--hidden",
+        "--glob",
+        "!.git/",
+    ]
     if isinstance(glob, str) and glob:
         argv += ["--glob", glob]
     argv += ["-e", pattern, "--", os.path.relpath(where, root)]
     proc = await asyncio.create_subprocess_exec(
-        *argv, cwd=root, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, stdin=asyncio.subprocess.DEVNULL
+        *argv,
+        cwd=root,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        stdin=asyncio.subprocess.DEVNULL,
     )
     try:
         out, err = await proc.communicate()
@@ -129,7 +153,11 @@ def _grep_python(root: Path, pattern: str, where: Path, glob: Any) -> list[str]:
     out: list[str] = []
     for path in _walk(where):
         rel = display(root, path)
-        if isinstance(glob, str) and glob and not (fnmatch.fnmatch(rel, glob) or fnmatch.fnmatch(path.name, glob)):
+        if (
+            isinstance(glob, str)
+            and glob
+            and not (fnmatch.fnmatch(rel, glob) or fnmatch.fnmatch(path.name, glob))
+        ):
             continue
         try:
             if path.stat().st_size > GREP_FILE_CAP:  # logs, dumps, bundles: not source to search
@@ -255,7 +283,9 @@ async def edit(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
     with open(path, "w", encoding="utf-8", newline="") as fh:
         fh.write(text[:at] + new + text[at + len(old) :])
     line = text.count("\n", 0, at) + 1
-    return ToolResult(f"Edited {rel} at line {line} (-{old.count(chr(10)) + 1} +{new.count(chr(10)) + 1} lines)")
+    return ToolResult(
+        f"Edited {rel} at line {line} (-{old.count(chr(10)) + 1} +{new.count(chr(10)) + 1} lines)"
+    )
 
 
 def _existing(path: Path, rel: str) -> Path:
@@ -339,7 +369,10 @@ TOOLS = (
         schema(
             {
                 "path": {"type": "string", "description": "file path, relative to the project root"},
-                "old_string": {"type": "string", "description": "exact text to replace; must occur exactly once"},
+                "old_string": {
+                    "type": "string",
+                    "description": "exact text to replace; must occur exactly once",
+                },
                 "new_string": {"type": "string", "description": "replacement text"},
             },
             ("path", "old_string", "new_string"),

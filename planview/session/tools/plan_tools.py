@@ -75,7 +75,9 @@ async def write_plan(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
     lines = [f"Saved plan {rel} ({written.bytes:,} bytes)."]
     steps = _steps(content)
     if steps.source == "none" or not steps.steps:
-        lines.append("No steps found: list them as `- [ ]` items under `## Steps` so approval can seed the todo list.")
+        lines.append(
+            "No steps found: list them as `- [ ]` items under `## Steps` so approval can seed the todo list."
+        )
     elif steps.source == "shallowest_list":
         lines.append("No `## Steps` section: approval will take the shallowest list as the steps.")
     if len(steps.steps) > TODO_CAP:
@@ -89,7 +91,9 @@ async def write_plan(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
             f"Step(s) {', '.join(map(str, long))} are longer than {STEP_DISPLAY_CAP} characters; the todo list "
             "shows them shortened, the plan keeps the full text."
         )
-    lines.append(f'When it is ready, call exit_plan_mode (to revise it first: write_plan with plan_path="{rel}").')
+    lines.append(
+        f'When it is ready, call exit_plan_mode (to revise it first: write_plan with plan_path="{rel}").'
+    )
     return ToolResult("\n".join(lines))
 
 
@@ -101,7 +105,9 @@ async def exit_plan_mode(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResul
     _planning_only(ctx, "exit_plan_mode")
     requested = args.get("plan_path") or session.plan_path
     if requested is None:
-        raise ToolError("no plan written in this session yet; save one with write_plan, then call exit_plan_mode")
+        raise ToolError(
+            "no plan written in this session yet; save one with write_plan, then call exit_plan_mode"
+        )
     path = session.store.check_path(requested)
     text = session.store.read(path)
     if not text.strip():
@@ -178,7 +184,11 @@ async def set_plan_steps(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResul
     if not isinstance(updates, list) or not updates:
         raise ToolError("`updates` must list one or more {step, status, expected?} objects")
     for i, u in enumerate(updates, 1):
-        if not isinstance(u, Mapping) or not isinstance(u.get("step"), int) or u.get("status") not in ("pending", "completed"):
+        if (
+            not isinstance(u, Mapping)
+            or not isinstance(u.get("step"), int)
+            or u.get("status") not in ("pending", "completed")
+        ):
             raise ToolError(f"update {i}: needs `step` (1-based number) and `status` (pending or completed)")
     path = session.active_plan()
     if path is None:
@@ -199,7 +209,9 @@ async def set_plan_steps(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResul
 
 OUTLINE_DESCRIPTION = (
     "Save the plan (plan mode's only write). Pass `title` (it names the file) and `content`: the whole plan "
-    "as Markdown in this outline —\n" + lifecycle.OUTLINE + "\nThe outline is guidance; any Markdown is stored as "
+    "as Markdown in this outline —\n"
+    + lifecycle.OUTLINE
+    + "\nThe outline is guidance; any Markdown is stored as "
     "written. To revise a plan after feedback, pass its `plan_path` to overwrite the same file. Returns the "
     "path and byte count."
 )
@@ -232,7 +244,9 @@ TOOLS = (
         "Submit the plan for the user's review. They approve (execute mode, steps become todos), ask for "
         "changes (you get their feedback and stay in plan mode) or keep planning. `plan_path` defaults to "
         "the plan you saved last.",
-        schema({"plan_path": {"type": "string", "description": "the plan to submit (default: your last plan)"}}),
+        schema(
+            {"plan_path": {"type": "string", "description": "the plan to submit (default: your last plan)"}}
+        ),
         exit_plan_mode,
         lambda a: "exit_plan_mode submitted a plan",
     ),
@@ -259,8 +273,12 @@ TOOLS = (
             ("updates",),
         ),
         set_plan_steps,
-        lambda a: "set_plan_steps "
-        + ", ".join(f"{u.get('step')}→{u.get('status')}" for u in a.get("updates") or () if isinstance(u, Mapping)),
+        lambda a: (
+            "set_plan_steps "
+            + ", ".join(
+                f"{u.get('step')}→{u.get('status')}" for u in a.get("updates") or () if isinstance(u, Mapping)
+            )
+        ),
         mutating=True,
     ),
 )

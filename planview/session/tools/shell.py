@@ -98,7 +98,9 @@ async def bash(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
     text = text.rstrip("\n")
     code = proc.returncode
     if code:
-        return ToolResult(f"{text}\n(exit code {code})" if text else f"(exit code {code}, no output)", error=True)
+        return ToolResult(
+            f"{text}\n(exit code {code})" if text else f"(exit code {code}, no output)", error=True
+        )
     return ToolResult(text or "(no output)")
 
 
@@ -111,7 +113,10 @@ TOOLS = (
         schema(
             {
                 "command": {"type": "string", "description": "the command line, run with bash -c"},
-                "timeout": {"type": "number", "description": f"seconds before it is stopped (default {DEFAULT_TIMEOUT:g})"},
+                "timeout": {
+                    "type": "number",
+                    "description": f"seconds before it is stopped (default {DEFAULT_TIMEOUT:g})",
+                },
             },
             ("command",),
         ),

@@ -59,7 +59,11 @@ async def todo(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
         kept = tuple(new[: todolist.TODO_CAP])
         over = tuple(t.text for t in new[todolist.TODO_CAP :])
         session.set_todos(kept, over + deferred)
-        note = f"\n{len(over)} item(s) past the {todolist.TODO_CAP}-item cap were deferred, not dropped." if over else ""
+        note = (
+            f"\n{len(over)} item(s) past the {todolist.TODO_CAP}-item cap were deferred, not dropped."
+            if over
+            else ""
+        )
         return ToolResult(todolist.render(session.todos, session.deferred_steps) + note)
     if action == "add":
         items = args.get("items")

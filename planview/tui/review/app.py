@@ -24,7 +24,9 @@ class ReviewApp(App[ReviewDecision]):
         self.live_reload = watch  # (not `self.watch`: that is DOMNode.watch)
 
     def on_mount(self) -> None:
-        self.push_screen(ReviewScreen(self.plan_path, home=self.home, watch=self.live_reload), callback=self._decided)
+        self.push_screen(
+            ReviewScreen(self.plan_path, home=self.home, watch=self.live_reload), callback=self._decided
+        )
 
     def _decided(self, decision: ReviewDecision | None) -> None:
         self.exit(decision if decision is not None else Keep())

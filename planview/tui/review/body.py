@@ -295,9 +295,16 @@ class PlanBody(ScrollView, can_focus=True):
                 target = min(first + offset, max(first, run_end - 1))
         elif isinstance(anchor, _SectionAnchor) and self.document is not None and self.document.sections:
             sections = self.document.sections
-            index = anchor.index if anchor.index < len(sections) and sections[anchor.index].title == anchor.title else None
+            index = (
+                anchor.index
+                if anchor.index < len(sections) and sections[anchor.index].title == anchor.title
+                else None
+            )
             if index is None:
-                index = next((s.index for s in sections if s.title == anchor.title), min(anchor.index, len(sections) - 1))
+                index = next(
+                    (s.index for s in sections if s.title == anchor.title),
+                    min(anchor.index, len(sections) - 1),
+                )
             self._ensure_sections(index + 2)
             length = self.section_length(index)
             target = self._starts[index] + min(anchor.offset, max(0, length - 1))
@@ -310,7 +317,11 @@ class PlanBody(ScrollView, can_focus=True):
     # -- moving -------------------------------------------------------------------------------
     def scroll_to_line(self, line: int, *, allow_past_end: bool = False) -> None:
         self._ensure_lines(line + 2 * self.viewport_height)
-        limit = self.max_scroll_y if allow_past_end else max(self.content_end, min(self.top_line, self.max_scroll_y))
+        limit = (
+            self.max_scroll_y
+            if allow_past_end
+            else max(self.content_end, min(self.top_line, self.max_scroll_y))
+        )
         target = max(0, min(line, limit))
         self.scroll_to(y=target, animate=False, force=True)
         self.post_message(self.Moved())
@@ -393,7 +404,12 @@ class PlanBody(ScrollView, can_focus=True):
                 gutter = Segment(" " * GUTTER)
             strip = Strip([gutter, *self._strips[index]])
         elif y == 0 and self.document is not None and not self._strips:
-            strip = Strip([Segment(" " * GUTTER), Segment(self.empty_message, Style(color=self.render_theme.muted, italic=True))])
+            strip = Strip(
+                [
+                    Segment(" " * GUTTER),
+                    Segment(self.empty_message, Style(color=self.render_theme.muted, italic=True)),
+                ]
+            )
         else:
             strip = Strip.blank(width)
         return strip.crop_extend(0, width, None).apply_style(base)

@@ -50,7 +50,9 @@ class ScrollRow:
         return f"{self.section}{' ' * gap}{self.gauge}" if self.section else self.gauge.rjust(self.width)
 
 
-def scroll_row(section: str | None, changed: bool, top: int, height: int, total: int, width: int) -> ScrollRow:
+def scroll_row(
+    section: str | None, changed: bool, top: int, height: int, total: int, width: int
+) -> ScrollRow:
     """Fit `§ <section> · changed` and the gauge into `width` columns (range dropped first)."""
     label = ""
     suffix = " · changed" if changed else ""

@@ -210,7 +210,9 @@ class _Painter:
     def wrap(self, text: Text, width: int) -> list[Text]:
         width = max(1, width)
         if _HAS_WIDE.search(text.plain):
-            lines = [piece for line in text.split("\n", allow_blank=True) for piece in _wrap_wide(line, width)]
+            lines = [
+                piece for line in text.split("\n", allow_blank=True) for piece in _wrap_wide(line, width)
+            ]
         else:
             lines = text.wrap(self.console, width, overflow="fold", no_wrap=False)
         out = []
@@ -299,7 +301,9 @@ class _Painter:
                 marker = Text.assemble(marker, box_) if ordered else box_
             body = self.item_body(item, width - marker.cell_len, depth, task=done is not None)
             indent = Text(" " * marker.cell_len)
-            item_lines = self.prefix(body, marker, indent) if body else [(marker, item.map[0] if item.map else 0)]
+            item_lines = (
+                self.prefix(body, marker, indent) if body else [(marker, item.map[0] if item.map else 0)]
+            )
             if out and not _is_tight(node):
                 out.append((Text(""), out[-1][1]))
             out.extend(item_lines)
@@ -335,7 +339,11 @@ class _Painter:
         for i, raw in enumerate(source_lines):
             text = highlighted[i] if highlighted and i < len(highlighted) else Text(raw)
             text.style = base
-            pieces = text.wrap(self.console, inner, overflow="fold", no_wrap=False) if text.cell_len > inner else [text]
+            pieces = (
+                text.wrap(self.console, inner, overflow="fold", no_wrap=False)
+                if text.cell_len > inner
+                else [text]
+            )
             for piece in pieces or [Text("")]:
                 line = Text(" ", base)
                 line.append_text(piece)
@@ -554,4 +562,12 @@ def strip_text(strip: Strip) -> str:
     return "".join(segment.text for segment in strip if not segment.control)
 
 
-__all__ = ["GUTTER", "RenderTheme", "RenderedSection", "SectionRenderer", "Segment", "clean_text", "strip_text"]
+__all__ = [
+    "GUTTER",
+    "RenderTheme",
+    "RenderedSection",
+    "SectionRenderer",
+    "Segment",
+    "clean_text",
+    "strip_text",
+]

@@ -193,7 +193,9 @@ class ReviewScreen(Screen[ReviewDecision]):
         try:
             self._baselines.save(self.plan_path, text)
         except OSError as exc:
-            self._set_notice(f"Could not save the review baseline ({exc.strerror or exc}); markers may be missing next time")
+            self._set_notice(
+                f"Could not save the review baseline ({exc.strerror or exc}); markers may be missing next time"
+            )
 
     def on_unmount(self) -> None:
         self._save_baseline()  # a save still waiting for a refresh when the screen closes
@@ -231,7 +233,9 @@ class ReviewScreen(Screen[ReviewDecision]):
                 if any(Path(path).name == name for _change, path in changes):
                     self.reload_from_disk()
         except (OSError, RuntimeError) as exc:
-            self._set_notice(f"Live reload stopped ({exc}); press Esc and reopen the review to see later edits")
+            self._set_notice(
+                f"Live reload stopped ({exc}); press Esc and reopen the review to see later edits"
+            )
 
     def _display_path(self) -> str:
         try:
@@ -285,7 +289,9 @@ class ReviewScreen(Screen[ReviewDecision]):
             title = self.document.sections[index].title
             label = clean_text(title) if title else "Preamble"
         changed = index is not None and index in body.changed
-        return gauge.scroll_row(label, changed, body.top_line, body.viewport_height, body.total_lines, self._row_width())
+        return gauge.scroll_row(
+            label, changed, body.top_line, body.viewport_height, body.total_lines, self._row_width()
+        )
 
     @property
     def approve_enabled(self) -> bool:
@@ -348,7 +354,9 @@ class ReviewScreen(Screen[ReviewDecision]):
             if fitted.section:
                 text.append(fitted.section, "bold")
                 if fitted.section.endswith("· changed"):
-                    text.stylize(self._variables.get("warning", "yellow"), len(fitted.section) - len("· changed"))
+                    text.stylize(
+                        self._variables.get("warning", "yellow"), len(fitted.section) - len("· changed")
+                    )
             text.append(" " * max(0, fitted.width - cell_len(fitted.section) - len(fitted.gauge)))
             text.append(fitted.gauge)
             row.update(text)
@@ -434,8 +442,14 @@ class ReviewScreen(Screen[ReviewDecision]):
         self.dismiss(decision)
 
     def _ask_again(self, before: str, after: str) -> None:
-        names = [c.title or "Preamble" for c in changed_sections(before, after).changes if c.status != "unchanged"]
-        what = f" ({', '.join(clean_text(n) for n in names[:3])}{', …' if len(names) > 3 else ''})" if names and before else ""
+        names = [
+            c.title or "Preamble" for c in changed_sections(before, after).changes if c.status != "unchanged"
+        ]
+        what = (
+            f" ({', '.join(clean_text(n) for n in names[:3])}{', …' if len(names) > 3 else ''})"
+            if names and before
+            else ""
+        )
         self._set_notice(
             f"The plan changed on disk since it was shown{what}. It is on screen now: "
             "press a again to approve this version, Esc to keep planning."
@@ -466,7 +480,9 @@ def _themed(text: Text, variables: dict[str, str]) -> Text:
     for span in text.spans:
         style = span.style
         if isinstance(style, str) and "$" in style:
-            style = " ".join(variables.get(part[1:], "default") if part.startswith("$") else part for part in style.split())
+            style = " ".join(
+                variables.get(part[1:], "default") if part.startswith("$") else part for part in style.split()
+            )
         spans.append(span._replace(style=style))
     text.spans = spans
     return text

@@ -44,7 +44,7 @@ def elide_left(text: str, width: int) -> str:
         return text
     if width < 8:
         return ""
-    return "…" + text[-(width - 1):]
+    return "…" + text[-(width - 1) :]
 
 
 class StatusBar(Horizontal):

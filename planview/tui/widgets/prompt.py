@@ -17,8 +17,14 @@ SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
 class PromptInput(TextArea):
     def __init__(self, *, id: str | None = None, placeholder: str = "") -> None:
-        super().__init__(id=id, soft_wrap=True, show_line_numbers=False, tab_behavior="focus",
-                         placeholder=placeholder, compact=True)
+        super().__init__(
+            id=id,
+            soft_wrap=True,
+            show_line_numbers=False,
+            tab_behavior="focus",
+            placeholder=placeholder,
+            compact=True,
+        )
         self.prompt_history: list[str] = []
         self._recall: int | None = None  # index into history while browsing it
 
@@ -36,7 +42,12 @@ class PromptInput(TextArea):
             self._consume(event)
             self.post_message(CancelRequested())
             return
-        if key == "up" and self.prompt_history and (not self.text or self._browsing()) and self._on_first_row():
+        if (
+            key == "up"
+            and self.prompt_history
+            and (not self.text or self._browsing())
+            and self._on_first_row()
+        ):
             self._consume(event)
             self._recall = len(self.prompt_history) - 1 if self._recall is None else max(0, self._recall - 1)
             self._show(self.prompt_history[self._recall])

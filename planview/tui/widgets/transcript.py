@@ -25,7 +25,9 @@ EXPAND_KEY = "ctrl+o"
 MAX_ROWS = 300
 STREAM_INTERVAL = 0.05  # seconds between re-renders of a streaming message
 
-_CONTROL = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_CONTROL = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|[\x00-\x08\x0b-\x1f\x7f-\x9f]"
+)
 
 
 def clean(text: str) -> str:
@@ -68,8 +70,9 @@ def tool_parts(
         lines = lines[:COLLAPSED_LINES]
     body = Text("\n".join(lines), style=body_style)
     if hidden:
-        body.append(f"\n… {hidden} more line{'s' if hidden != 1 else ''} ({EXPAND_KEY} to expand)",
-                    style="dim italic")
+        body.append(
+            f"\n… {hidden} more line{'s' if hidden != 1 else ''} ({EXPAND_KEY} to expand)", style="dim italic"
+        )
     return head, body if body.plain else None
 
 
@@ -159,8 +162,14 @@ class ToolRow(Static):
         return self.result is not None and self.result.count("\n") + 1 > COLLAPSED_LINES
 
     def _paint(self) -> None:
-        head, body = tool_parts(self.headline, self.result, refused=self.refused, reason=self.reason,
-                                error=self.error, expanded=self.expanded)
+        head, body = tool_parts(
+            self.headline,
+            self.result,
+            refused=self.refused,
+            reason=self.reason,
+            error=self.error,
+            expanded=self.expanded,
+        )
         # A two-column grid and Padding give wrapped lines a hanging indent under the mark.
         grid = Table.grid()
         grid.add_column(width=2, no_wrap=True)
@@ -214,8 +223,9 @@ class Transcript(VerticalScroll):
         self._tools[call_id] = row
         self._add(row)
 
-    def tool_finished(self, call_id: str, name: str, result: str, *, refused: bool, reason: str | None,
-                      error: bool) -> None:
+    def tool_finished(
+        self, call_id: str, name: str, result: str, *, refused: bool, reason: str | None, error: bool
+    ) -> None:
         row = self._tools.pop(call_id, None)
         if row is None:
             # Started before the rows were pruned (or never announced): show it as a fresh row.
