@@ -83,9 +83,7 @@ def run_command(args: argparse.Namespace) -> int:
         "allow_read_only_hint": config.allow_read_only_hint,
     }
     if resume is not None:
-        session = Session.resume(resume, **common)
-        if args.plan:
-            session.enter_plan_mode("plan mode on (--plan)")
+        session = Session.resume(resume, plan_mode=args.plan, **common)  # --plan: only with no saved mode
         notice = session.resume_notice
         if not task and not notice and session.mode == "plan" and session.plan_path is not None:
             if not session.approvals.is_current(session.plan_path):

@@ -80,6 +80,7 @@ class Session:
         self.deferred_steps: tuple[str, ...] = ()
         self.conversation: list[dict[str, Any]] = []
         self.resume_notice: str | None = None  # set when a resume found the plan approved outside
+        self.saved_mode = False  # a restored session file recorded a mode (then --plan does not apply)
         self._packet: dict[str, Any] | None = None
         self._stale: tuple[str, ...] | None = None  # changed sections after a revocation
         self._seen_seq: int | None = None  # newest approval this session pinned
@@ -95,14 +96,20 @@ class Session:
 
     @classmethod
     def resume(cls, session_id: str | None = None, **kwargs: Any) -> Session:
-        """Restore a saved session (the newest when no id): conversation, mode, plan, approval, todos."""
+        """Restore a saved session (the newest when no id): conversation, mode, plan, approval, todos.
+
+        `plan_mode=True` (the --plan flag) applies only when the file saved no mode: a session the
+        user left in execute mode stays there (`saved_mode` says which case it was)."""
         store = kwargs.get("store") or PlanStore(
             planview_home(kwargs["project_root"]), project_root=Path(kwargs["project_root"]).absolute()
         )
         kwargs["store"] = store
         path = find_session(store.home, session_id)
-        kwargs.pop("plan_mode", None)
-        return cls(session_id=path.stem, **kwargs)
+        plan_mode = bool(kwargs.pop("plan_mode", False))
+        session = cls(session_id=path.stem, **kwargs)
+        if plan_mode and not session.saved_mode:
+            session.mode, session._note_pending = "plan", True
+        return session
 
     def _restore(self, state: SessionState | None, conversation: Sequence[Mapping[str, Any]]) -> None:
         self.conversation = [dict(m) for m in conversation]
@@ -111,6 +118,7 @@ class Session:
         )
         if state is None:
             return
+        self.saved_mode = True
         self.mode = "plan" if state.mode == "plan" else "execute"
         self.plan_path = Path(state.plan_path) if state.plan_path else None
         self.todos, self.deferred_steps = state.todos, state.deferred
