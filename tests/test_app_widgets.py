@@ -84,7 +84,7 @@ def test_clean_strips_terminal_escapes() -> None:
 def test_todo_rendering_and_progress() -> None:
     todos = (Todo("one", "completed"), Todo("two", "in_progress"), Todo("three"))
     text = render_todos(todos).plain.splitlines()
-    assert text == ["Todos 1/3", "◼ one", "◻ two", "◻ three"]
+    assert text == ["Todos 1/3", "◼ one", "◧ two", "◻ three"]
 
 
 async def test_todo_panel_hidden_until_there_are_todos() -> None:

@@ -98,12 +98,13 @@ def test_tiny_steps_heading_plan(corpus):
     ]
 
 
-def test_tilde_marker_is_not_a_checkbox(corpus):
+def test_tilde_marker_is_the_in_progress_checkbox(corpus):
     steps = extract_steps(by_name(corpus, "020-")).steps
     assert len(steps) == 8
     assert [s.completed for s in steps] == [True] + [False] * 7
     assert steps[0].text == "prd (completed: 2026-01-22)"
-    assert steps[1].text == "[~] research (started: 2026-01-22)" and not steps[1].has_checkbox
+    assert steps[1].text == "research (started: 2026-01-22)" and steps[1].has_checkbox
+    assert steps[1].status == "in_progress"
 
 
 def test_implementation_steps_heading_and_list_starting_at_two(corpus):

@@ -182,8 +182,9 @@ def test_no_lists_at_all():
 
 
 def test_other_bracket_states_are_not_checkboxes():
-    step = extract_steps("## Steps\n- [~] in progress\n").steps[0]
-    assert (step.has_checkbox, step.completed, step.text) == (False, False, "[~] in progress")
+    # `[~]` is the in-progress checkbox (tests/test_plan_progress_marker.py); `[-]` and `[/]` stay text.
+    step = extract_steps("## Steps\n- [-] cancelled\n").steps[0]
+    assert (step.has_checkbox, step.completed, step.text) == (False, False, "[-] cancelled")
 
 
 def test_ordered_list_starting_at_two_and_lazy_lines():

@@ -42,7 +42,7 @@ def test_steps_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["steps", str(SHORT), "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
     assert [row["index"] for row in rows] == list(range(1, 8))
-    assert set(rows[0]) == {"index", "text", "completed", "notes"}
+    assert set(rows[0]) == {"index", "text", "status", "completed", "notes"}
     assert rows[1]["completed"] is True and rows[2]["completed"] is False
     assert rows[1]["notes"] == ["tests run in the existing redis CI service; no new container needed"]
 

@@ -104,6 +104,9 @@ def run_plans(args: argparse.Namespace) -> int:
     )
 
 
+_STATUS_BOX = {"pending": " ", "in_progress": "~", "completed": "x"}
+
+
 def run_steps(args: argparse.Namespace) -> int:
     from planview.plan.steps import extract_steps
 
@@ -116,7 +119,13 @@ def run_steps(args: argparse.Namespace) -> int:
     found = extract_steps(text)
     if args.json:
         rows = [
-            {"index": step.index, "text": step.text, "completed": step.completed, "notes": list(step.notes)}
+            {
+                "index": step.index,
+                "text": step.text,
+                "status": step.status,
+                "completed": step.completed,
+                "notes": list(step.notes),
+            }
             for step in found.steps
         ]
         return _emit([json.dumps(rows, ensure_ascii=False, indent=2)])
@@ -126,8 +135,5 @@ def run_steps(args: argparse.Namespace) -> int:
     if found.source == "shallowest_list":
         print("(no Steps section: showing the document's shallowest list)", file=sys.stderr)
     return _emit(
-        [
-            f"[{'x' if step.completed else ' '}] {step.index}. {_printable(step.display)}"
-            for step in found.steps
-        ]
+        [f"[{_STATUS_BOX[step.status]}] {step.index}. {_printable(step.display)}" for step in found.steps]
     )

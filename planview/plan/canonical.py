@@ -4,8 +4,9 @@ Normalised away, so that keeping a plan current never invalidates its approval:
 - line endings (CRLF and lone CR become LF), a leading BOM, trailing whitespace on
   every line and blank lines at the end of the file;
 - review-comment lines (`> [!REVIEW] ...`, see `feedback`);
-- task checkboxes at the start of list items (`- [ ] `, `1. [x] `) are removed, so
-  ticking a step, or `set_steps` giving a step its first checkbox, changes nothing;
+- task checkboxes at the start of list items (`- [ ] `, `- [~] `, `1. [x] `) are
+  removed, so ticking a step, marking it in progress, or `set_steps` giving a step
+  its first checkbox, changes nothing (`[-]`, `[/]` are text: see `steps`);
 - `[DONE:n]` markers (with the whitespace before them; a line holding only markers goes).
 Text inside fenced or indented code is kept as it is (only its trailing whitespace
 goes). Any other change — a word, a heading, a list item — changes the hash.
@@ -19,7 +20,7 @@ import re
 from planview.plan.document import parse_tokens, split_lines
 from planview.plan.feedback import strip_feedback
 
-CHECKBOX = re.compile(r"^((?:[ \t]*>)*[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+)\[[ xX]\](?:[ \t]+|$)")
+CHECKBOX = re.compile(r"^((?:[ \t]*>)*[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+)\[[ xX~]\](?:[ \t]+|$)")
 DONE_MARKER = re.compile(r"[ \t]*\[DONE:[ \t]*\d+\]", re.IGNORECASE)
 
 

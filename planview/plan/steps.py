@@ -14,17 +14,29 @@ Which items are steps:
   steps. Items inside code fences or HTML blocks are not list items at all.
 - A plan without a Steps section falls back to the shallowest list of the whole
   document, `source="shallowest_list"`: when the document has task lists (lists
-  with at least one `[ ]`/`[x]` item), the items of the shallowest task lists (all
+  with at least one `[ ]`/`[~]`/`[x]` item), the items of the shallowest task lists (all
   of their items, with or without a checkbox); otherwise the items of every
   top-level list, in order. Items nested under a chosen item are its notes.
   A Steps section without list items gives no steps (it does not fall back).
-- `- [ ]` is pending; `- [x]`, `- [X]` or a `[DONE:n]` marker anywhere in the
-  item's first paragraph is completed. Other bracket states (`[~]`) are not
-  checkboxes and stay in the text.
+- Checkboxes and status: `- [ ]` is pending, `- [~]` is in progress, `- [x]` /
+  `- [X]` is completed, and a `[DONE:n]` marker anywhere in the item's first
+  paragraph makes the step completed whatever its box says. `Step.completed` is
+  `status == "completed"`.
+- Other bracket states are not checkboxes and stay in the step's text, on purpose:
+  `[-]` means "cancelled" to some tools (Obsidian Tasks) and "partly done" to others
+  (org-mode), and `[/]` appears in no plan we have seen; reading either as a state
+  would guess, and would also make the canonical hash ignore text that it hashes
+  today. Only `[~]`, which real progress files write for "started", is added.
 - A step's text is its first paragraph with inline markup stripped (`user_id`
-  and `snake_case.py` stay intact) and the checkbox / `[DONE:n]` markers removed;
+  and `snake_case.py` stay intact) and the checkbox (`[ ]`, `[~]`, `[x]`) /
+  `[DONE:n]` markers removed;
   its display form is cut to 200 characters ending in "…". Nothing is capped: every
   item is returned, with its full text.
+
+Editing (`set_steps`) rewrites only the state character of the box (` `, `~`, `x`),
+or inserts a box when the step has none: `completed` writes `x` (an `X` is kept),
+`in_progress` writes `~`, `pending` writes a space. `pending` and `in_progress` also
+remove the step's `[DONE:n]` markers, since those would keep it completed.
 """
 
 from __future__ import annotations
@@ -44,12 +56,16 @@ DISPLAY_LIMIT = 200
 # The item's first line: quote prefixes and indentation, the marker, the gap, maybe a checkbox.
 _ITEM_LINE = re.compile(
     r"^(?P<prefix>(?:[ \t]*>[ \t]?)*[ \t]*(?:[-*+]|\d{1,9}[.)]))(?P<gap>[ \t]+|$)"
-    r"(?P<box>\[(?P<state>[ xX])\](?=[ \t]|$))?"
+    r"(?P<box>\[(?P<state>[ xX~])\](?=[ \t]|$))?"
 )
-_LEADING_BOX = re.compile(r"^\[[ xX]\](?:[ \t]+|\n|$)")
+_LEADING_BOX = re.compile(r"^\[[ xX~]\](?:[ \t]+|\n|$)")
 _TITLE_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*[.):]?|[ivxlc]+[.):])\s+")
 _TITLE_TAIL = re.compile(r"\s*(?:\([^()]*\)|\[[^\[\]]*\])$")
 _QUALIFIED = re.compile(r"[\w-]+ steps")
+
+StepStatus = Literal["pending", "in_progress", "completed"]
+STEP_STATUSES: tuple[StepStatus, ...] = ("pending", "in_progress", "completed")
+_BOX_CHAR = {"pending": " ", "in_progress": "~", "completed": "x"}
 
 
 @dataclass(frozen=True)
@@ -57,10 +73,18 @@ class Step:
     index: int  # 1-based, in document order
     text: str  # full text, Markdown markup stripped (identifiers like user_id intact)
     display: str  # text shortened to 200 chars ending in "…" when longer
-    completed: bool  # [x]/[X] or a [DONE:n] marker
+    completed: bool  # [x]/[X] or a [DONE:n] marker (status == "completed")
     has_checkbox: bool
     line: int  # source line of the item
     notes: tuple[str, ...]  # nested items' text (stripped)
+    status: StepStatus = "pending"  # [ ] pending, [~] in_progress, [x]/[DONE:n] completed
+
+    def __post_init__(self) -> None:
+        # One truth for both fields: `completed` callers and `status` callers always agree.
+        if self.completed and self.status != "completed":
+            object.__setattr__(self, "status", "completed")
+        elif self.status == "completed" and not self.completed:
+            object.__setattr__(self, "completed", True)
 
 
 @dataclass(frozen=True)
@@ -81,7 +105,7 @@ class StepList:
 @dataclass(frozen=True)
 class StepUpdate:
     step: int  # 1-based
-    status: Literal["pending", "completed"]
+    status: StepStatus  # "in_progress" writes [~]
     expected: str | None = None  # step text; refuses when it no longer matches
 
 
@@ -231,7 +255,7 @@ def _make_step(index: int, item: _Item, lines: tuple[str, ...]) -> tuple[Step, _
     first = lines[item.start - 1].removesuffix("\r")
     match = _ITEM_LINE.match(first)
     has_checkbox = bool(match and match.group("box"))
-    checked = bool(has_checkbox and match.group("state") in "xX")
+    state = match.group("state") if has_checkbox else None
     raw = first[match.end() :] if match else first
     if item.para and item.content is not None and (item.para[0] == item.start or not raw.strip()):
         # The first paragraph, on the marker line or right below an otherwise empty one.
@@ -244,14 +268,22 @@ def _make_step(index: int, item: _Item, lines: tuple[str, ...]) -> tuple[Step, _
     done_marker = bool(DONE_MARKER.search(content))
     text = strip_inline(DONE_MARKER.sub("", content))
     notes = tuple(_note(child) for child in _walk(item.children))
+    status: StepStatus = (
+        "completed"
+        if done_marker or (state and state in "xX")
+        else "in_progress"
+        if state == "~"
+        else "pending"
+    )
     step = Step(
         index=index,
         text=text,
         display=shorten(text),
-        completed=checked or done_marker,
+        completed=status == "completed",
         has_checkbox=has_checkbox,
         line=item.start,
         notes=notes,
+        status=status,
     )
     return step, item, text_lines
 
@@ -290,9 +322,10 @@ def _coerce(update: StepUpdate | Mapping, position: int) -> StepUpdate:
         step = int(step.strip())
     if isinstance(step, bool) or not isinstance(step, int):
         raise StepUpdateError(f"update #{position}: step must be a 1-based step number (got {raw_step!r})")
-    if status not in ("pending", "completed"):
+    if status not in STEP_STATUSES:
         raise StepUpdateError(
-            f"step {step}: status must be 'pending' or 'completed' (got {status!r}); nothing was changed",
+            f"step {step}: status must be 'pending', 'in_progress' or 'completed' (got {status!r}); "
+            "nothing was changed",
             (step,),
         )
     if expected is not None and not isinstance(expected, str):
@@ -343,7 +376,8 @@ def set_steps(text: str, updates: Iterable[StepUpdate | Mapping]) -> str:
             continue
         previous = final.get(update.step)
         if previous is not None and previous.status != update.status:
-            problems.append(f"step {update.step} is set to both pending and completed")
+            both = sorted((previous.status, update.status), key=STEP_STATUSES.index)
+            problems.append(f"step {update.step} is set to both {both[0]} and {both[1]}")
             bad.append(update.step)
             continue
         if not step.has_checkbox and located[update.step - 1].item.first_kind != "paragraph_open":
@@ -365,7 +399,7 @@ def set_steps(text: str, updates: Iterable[StepUpdate | Mapping]) -> str:
         return text
     pieces: list[str | None] = list(text.split("\n"))
     for number, update in final.items():
-        _edit(pieces, located[number - 1], update.status == "completed")
+        _edit(pieces, located[number - 1], update.status)
     return "\n".join(piece for piece in pieces if piece is not None)
 
 
@@ -382,7 +416,7 @@ _KIND_NAMES = {
 }
 
 
-def _edit(pieces: list[str | None], loc: _Located, completed: bool) -> None:
+def _edit(pieces: list[str | None], loc: _Located, status: StepStatus) -> None:
     item = loc.item
     index = item.start - 1
     line = pieces[index]
@@ -391,20 +425,20 @@ def _edit(pieces: list[str | None], loc: _Located, completed: bool) -> None:
     match = _ITEM_LINE.match(body)
     if match is None:  # pragma: no cover - every located item's first line carries its marker
         return
+    want = _BOX_CHAR[status]
     if match.group("box"):
         at = match.start("state")
         state = body[at]
-        if completed and state == " ":
-            body = body[:at] + "x" + body[at + 1 :]
-        elif not completed and state in "xX":
-            body = body[:at] + " " + body[at + 1 :]
+        # An `X` already says completed: keep the author's spelling.
+        if not (status == "completed" and state in "xX"):
+            body = body[:at] + want + body[at + 1 :]
     else:
-        box = "[x]" if completed else "[ ]"
+        box = f"[{want}]"
         at = match.end("gap")
         body = body[:at] + (f"{box} " if match.group("gap") else f" {box}") + body[at:]
     pieces[index] = body + cr
-    if not completed:
-        # A reopened step loses its [DONE:n] markers (only within the lines its text was read from).
+    if status != "completed":
+        # A reopened (or restarted) step loses its [DONE:n] markers (only within the lines its text was read from).
         first, last = loc.text_lines
         for i in range(first - 1, min(last, len(pieces))):
             piece = pieces[i]

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from planview.session.events import Todo
+from planview.session.events import Todo, TodoStatus
 
 TODO_CAP = 50
 STATUSES = ("pending", "in_progress", "completed")
@@ -20,6 +21,20 @@ STATUSES = ("pending", "in_progress", "completed")
 class StepSeed:
     text: str
     completed: bool = False
+    status: TodoStatus | None = None  # None: from `completed`; a `[~]` step seeds as "in_progress"
+
+    @classmethod
+    def from_step(cls, step: Any) -> StepSeed:
+        """The seed of a `planview.plan.steps.Step` (its display text and status)."""
+        status = getattr(step, "status", None)
+        completed = bool(step.completed)
+        return cls(step.display, completed, status if status in STATUSES and not completed else None)
+
+    @property
+    def todo_status(self) -> TodoStatus:
+        if self.completed:
+            return "completed"
+        return self.status or "pending"
 
 
 @dataclass(frozen=True)
@@ -40,9 +55,7 @@ def _norm(text: str) -> str:
 
 
 def merge_steps(existing: Sequence[Todo], steps: Iterable[StepSeed], *, cap: int = TODO_CAP) -> MergeResult:
-    return merge_items(
-        existing, (Todo(s.text, "completed" if s.completed else "pending") for s in steps), cap=cap
-    )
+    return merge_items(existing, (Todo(s.text, s.todo_status) for s in steps), cap=cap)
 
 
 def merge_items(existing: Sequence[Todo], items: Iterable[Todo], *, cap: int = TODO_CAP) -> MergeResult:

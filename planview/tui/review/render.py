@@ -32,8 +32,10 @@ from planview.gate import sanitize_for_terminal
 
 # C0, DEL and C1 controls: a last line of defence after the gate's sanitiser.
 _CONTROLS = {c: None for c in [*range(0x00, 0x20), *range(0x7F, 0xA0)]}
-_TASK = re.compile(r"^\[([ xX])\]\s")
-_TASK_TEXT = re.compile(r"^\[[ xX]\](?:\s+|$)")
+_TASK = re.compile(r"^\[([ xX~])\]\s")
+_TASK_TEXT = re.compile(r"^\[[ xX~]\](?:\s+|$)")
+# Task markers by state; all single-width (East Asian width "N"), like the bullets.
+TASK_MARKERS = {"pending": "◻", "in_progress": "◧", "completed": "◼"}
 # East Asian wide characters: a line may break between any two of them (they use no spaces).
 _WIDE = "\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6"
 _HAS_WIDE = re.compile(f"[{_WIDE}]")
@@ -87,6 +89,7 @@ class RenderTheme:
             "bullet": Style(color=self.primary),
             "task_done": Style(color=self.success),
             "task_open": Style(color=self.muted),
+            "task_active": Style(color=self.warning, bold=True),
             "rule": Style(color=self.muted),
             "table_header": Style(bold=True, color=self.foreground),
             "table_border": Style(color=self.muted),
@@ -295,11 +298,11 @@ class _Painter:
                 marker = Text(f"{first_number + i}{delim}".rjust(number_width + 1) + " ", self.s["bullet"])
             else:
                 marker = Text(_BULLETS[depth % len(_BULLETS)] + " ", self.s["bullet"])
-            done = _task_state(item)
-            if done is not None:
-                box_ = Text("◼ " if done else "◻ ", self.s["task_done" if done else "task_open"])
+            state = _task_state(item)
+            if state is not None:
+                box_ = Text(TASK_MARKERS[state] + " ", self.s[_TASK_STYLES[state]])
                 marker = Text.assemble(marker, box_) if ordered else box_
-            body = self.item_body(item, width - marker.cell_len, depth, task=done is not None)
+            body = self.item_body(item, width - marker.cell_len, depth, task=state is not None)
             indent = Text(" " * marker.cell_len)
             item_lines = (
                 self.prefix(body, marker, indent) if body else [(marker, item.map[0] if item.map else 0)]
@@ -316,7 +319,7 @@ class _Painter:
             if child.type in ("bullet_list", "ordered_list"):
                 lines = self.list_(child, width, depth + 1)
             elif task and position == 0 and child.children:
-                # The `[ ]` / `[x]` becomes the item's marker: drop it before wrapping.
+                # The `[ ]` / `[~]` / `[x]` becomes the item's marker: drop it before wrapping.
                 text = self.inline(child.children[0])
                 match = _TASK_TEXT.match(text.plain)
                 text = text[match.end() :] if match else text
@@ -473,8 +476,11 @@ def _fit_columns(natural: list[int], available: int) -> list[int]:
     return widths
 
 
-def _task_state(item: _Node) -> bool | None:
-    """True/False for a `[x]`/`[ ]` task item, None for an ordinary item."""
+_TASK_STYLES = {"pending": "task_open", "in_progress": "task_active", "completed": "task_done"}
+
+
+def _task_state(item: _Node) -> str | None:
+    """ "completed" / "in_progress" / "pending" for a `[x]` / `[~]` / `[ ]` task item, None otherwise."""
     first = item.children[0] if item.children else None
     if first is None or first.type != "paragraph" or not first.children:
         return None
@@ -482,9 +488,15 @@ def _task_state(item: _Node) -> bool | None:
     if not inline.children or inline.children[0].type != "text":
         return None
     match = _TASK.match(inline.children[0].content)
-    if match is None and inline.children[0].content in ("[ ]", "[x]", "[X]") and len(inline.children) > 1:
+    if (
+        match is None
+        and inline.children[0].content in ("[ ]", "[~]", "[x]", "[X]")
+        and len(inline.children) > 1
+    ):
         match = _TASK.match(inline.children[0].content + " ")
-    return None if match is None else match.group(1) != " "
+    if match is None:
+        return None
+    return {" ": "pending", "~": "in_progress"}.get(match.group(1), "completed")
 
 
 def _is_tight(list_node: _Node) -> bool:

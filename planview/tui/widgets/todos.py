@@ -1,4 +1,8 @@
-"""The todo panel: `◼` done, `◻` pending, the current item highlighted, progress `n/m`."""
+"""The todo panel: `◼` done, `◧` in progress (highlighted), `◻` pending, progress `n/m`.
+
+The markers are the review screen's task markers (`[x]`, `[~]`, `[ ]`), so a plan step and
+its todo look the same in both places.
+"""
 
 from __future__ import annotations
 
@@ -29,7 +33,7 @@ def render_todos(todos: Iterable[Any]) -> Text:
             out.append("◼ ", style="green")
             out.append(clean(todo.text), style="dim")
         elif todo.status == "in_progress":
-            out.append("◻ ", style="bold yellow")
+            out.append("◧ ", style="bold yellow")
             out.append(clean(todo.text), style="bold")
         else:
             out.append("◻ ")
