@@ -153,14 +153,9 @@ class PlanviewApp(App):
         except PlanviewError as exc:
             self._notice(str(exc), "error")
             return None
-
-        def dismissed(decision: Any) -> None:
-            # A closed review must not keep watching the plan: the agent writes it right after an
-            # approval (set_plan_steps), and a reload on a screen being torn down fails.
-            self.workers.cancel_node(screen)
-            callback(decision)
-
-        self.push_screen(screen, dismissed)
+        # No wrapper needed around the callback: the screen stops its own plan watcher before it
+        # dismisses (ReviewScreen._decide), and Textual cancels a screen's workers when it unmounts.
+        self.push_screen(screen, callback)
         return screen
 
     # -- user actions shared by slash commands and the palette -------------------------------
