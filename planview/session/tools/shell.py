@@ -1,7 +1,7 @@
 """bash: runs a command in the project root with a timeout and an output cap.
 
-In plan mode the gate lets only read-only git commands through; the tool itself runs
-whatever reaches it. The command runs in its own process group so a timeout or a
+In plan mode the gate lets only read-only git commands through, and the tool runs them with
+git's config-named programs switched off (git_env). Otherwise it runs whatever reaches it. The command runs in its own process group so a timeout or a
 cancelled turn kills everything it started.
 """
 
@@ -13,6 +13,7 @@ import signal
 from collections.abc import Mapping
 from typing import Any
 
+from planview.session.tools import git_env
 from planview.session.tools.base import ToolContext, ToolDef, ToolError, ToolResult, schema
 
 DEFAULT_TIMEOUT = 120.0
@@ -58,11 +59,16 @@ async def bash(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
     if not isinstance(timeout, int | float) or isinstance(timeout, bool) or timeout <= 0:
         raise ToolError("`timeout` must be a positive number of seconds")
     timeout = min(float(timeout), MAX_TIMEOUT)
+    env: dict[str, str] | None = None
+    if getattr(ctx.session, "mode", None) == "plan":
+        env = await git_env.plan_env(ctx.project_root)
+        command = git_env.plan_script(command)
     proc = await asyncio.create_subprocess_exec(
         "bash",
         "-c",
         command,
         cwd=ctx.project_root,
+        env=env,
         stdin=asyncio.subprocess.DEVNULL,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.STDOUT,
