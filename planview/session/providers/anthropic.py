@@ -2,32 +2,21 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
-from planview.session.providers.base import (
-    Done,
-    ModelRequest,
-    ProviderError,
-    StreamEvent,
-    TextChunk,
-    ToolCallChunk,
-    parse_arguments,
+from planview.session.providers.base import Done, ModelRequest, StreamEvent, TextChunk
+from planview.session.providers.common import (
+    CallSlot,
+    SdkProvider,
+    finished_call,
+    leftover_calls,
+    new_slot,
 )
 
 DEFAULT_MODEL = "claude-sonnet-4-5"
+DEFAULT_BASE_URL = "https://api.anthropic.com"
 MAX_TOKENS = 8192
-
-
-def _sdk() -> Any:
-    try:
-        import anthropic
-    except ImportError:
-        raise ProviderError(
-            "the anthropic provider needs the `anthropic` package: pip install 'planview[anthropic]'"
-        ) from None
-    return anthropic
 
 
 def to_anthropic_messages(messages: Any) -> list[dict[str, Any]]:
@@ -75,36 +64,30 @@ def to_anthropic_messages(messages: Any) -> list[dict[str, Any]]:
     return out
 
 
-class AnthropicProvider:
-    def __init__(
-        self,
-        model: str | None = None,
-        *,
-        base_url: str | None = None,
-        api_key_env: str | None = None,
-        env: Mapping[str, str] | None = None,
-        max_retries: int = 2,
-        timeout: float = 120.0,
-    ) -> None:
-        sdk = _sdk()
-        env = os.environ if env is None else env
-        self.model = model or DEFAULT_MODEL
-        self.key_env = api_key_env or "ANTHROPIC_API_KEY"
-        key = env.get(self.key_env)
-        if not key:
-            raise ProviderError(
-                f"no API key: set {self.key_env} (or name another variable in [provider] api_key_env)"
-            )
-        self.base_url = base_url or "https://api.anthropic.com"
-        self.label = f"anthropic · {self.model}"
-        self._sdk = sdk
-        kwargs: dict[str, Any] = {"api_key": key, "max_retries": max_retries, "timeout": timeout}
+class AnthropicProvider(SdkProvider):
+    name = "anthropic"
+    sdk_error = "AnthropicError"
+    default_model = DEFAULT_MODEL
+    default_key_env = "ANTHROPIC_API_KEY"
+
+    def _base_url(self, base_url: str | None, env: Mapping[str, str]) -> str:
+        return base_url or DEFAULT_BASE_URL
+
+    def _connect(self, sdk: Any, key: str, base_url: str | None, options: dict[str, Any]) -> Any:
         if base_url:
-            kwargs["base_url"] = base_url
-        self._client = sdk.AsyncAnthropic(**kwargs)
+            options["base_url"] = base_url
+        return sdk.AsyncAnthropic(api_key=key, **options)
+
+    def _texts(self) -> Mapping[str, str]:
+        return {
+            "rejected_key": f"Anthropic rejected the API key (401); check {self.key_env}",
+            "unknown_model": f"unknown model {self.model!r} (404); set [provider] model or --model",
+            "timeout": f"{self.base_url} did not answer in time; retry",
+            "unreachable": f"cannot reach {self.base_url}; check the network or [provider] base_url",
+            "answered": "Anthropic",
+        }
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
-        sdk = self._sdk
         kwargs: dict[str, Any] = {
             "model": self.model,
             "max_tokens": MAX_TOKENS,
@@ -118,16 +101,16 @@ class AnthropicProvider:
                 {"name": t.name, "description": t.description, "input_schema": dict(t.parameters)}
                 for t in request.tools
             ]
-        blocks: dict[int, dict[str, str]] = {}
+        blocks: dict[int, CallSlot] = {}
         stop = "end_turn"
-        try:
+        with self.api_failures():
             stream = await self._client.messages.create(**kwargs)
             async for event in stream:
                 kind = getattr(event, "type", "")
                 if kind == "content_block_start":
                     block = event.content_block
                     if getattr(block, "type", "") == "tool_use":
-                        blocks[event.index] = {"id": block.id, "name": block.name, "json": ""}
+                        blocks[event.index] = new_slot(block.id, block.name)
                     elif getattr(block, "type", "") == "text" and getattr(block, "text", ""):
                         yield TextChunk(block.text)
                 elif kind == "content_block_delta":
@@ -136,31 +119,11 @@ class AnthropicProvider:
                     if dtype == "text_delta" and delta.text:
                         yield TextChunk(delta.text)
                     elif dtype == "input_json_delta" and event.index in blocks:
-                        blocks[event.index]["json"] += delta.partial_json or ""
+                        blocks[event.index]["arguments"] += delta.partial_json or ""
                 elif kind == "content_block_stop" and event.index in blocks:
-                    slot = blocks.pop(event.index)
-                    yield ToolCallChunk(parse_arguments(slot["id"], slot["name"], slot["json"]))
+                    yield finished_call(event.index, blocks.pop(event.index))
                 elif kind == "message_delta":
                     stop = getattr(event.delta, "stop_reason", None) or stop
-        except sdk.AuthenticationError as exc:
-            raise ProviderError(f"Anthropic rejected the API key (401); check {self.key_env}") from exc
-        except sdk.NotFoundError as exc:
-            raise ProviderError(
-                f"unknown model {self.model!r} (404); set [provider] model or --model"
-            ) from exc
-        except sdk.APITimeoutError as exc:
-            raise ProviderError(f"{self.base_url} did not answer in time; retry") from exc
-        except sdk.APIConnectionError as exc:
-            raise ProviderError(
-                f"cannot reach {self.base_url}; check the network or [provider] base_url"
-            ) from exc
-        except sdk.APIStatusError as exc:
-            raise ProviderError(
-                f"Anthropic answered {exc.status_code}: {getattr(exc, 'message', exc)}"
-            ) from exc
-        except sdk.AnthropicError as exc:
-            raise ProviderError(f"anthropic provider failed: {exc}") from exc
-        for index in sorted(blocks):  # a stream cut before content_block_stop
-            slot = blocks[index]
-            yield ToolCallChunk(parse_arguments(slot["id"], slot["name"], slot["json"]))
+        for call in leftover_calls(blocks):  # a stream cut before content_block_stop
+            yield call
         yield Done(stop)

@@ -7,34 +7,16 @@ llama.cpp's server, LM Studio, OpenRouter (set `base_url`).
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
 
-from planview.session.providers.base import (
-    Done,
-    ModelRequest,
-    ProviderError,
-    StreamEvent,
-    TextChunk,
-    ToolCallChunk,
-    parse_arguments,
-)
+from planview.session.providers.base import Done, ModelRequest, ProviderError, StreamEvent, TextChunk
+from planview.session.providers.common import CallSlot, SdkProvider, leftover_calls, new_slot
 
 DEFAULT_MODEL = "gpt-4o"
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 # Local servers (Ollama, llama.cpp, ...) need no key, but the SDK insists on a non-empty one.
 NO_KEY = "planview-no-key"
-
-
-def _sdk() -> Any:
-    try:
-        import openai
-    except ImportError:
-        raise ProviderError(
-            "the openai provider needs the `openai` package: pip install 'planview[openai]'"
-        ) from None
-    return openai
 
 
 def to_openai_messages(system: str, messages: Any) -> list[dict[str, Any]]:
@@ -73,38 +55,38 @@ def to_openai_tools(tools: Any) -> list[dict[str, Any]]:
     ]
 
 
-class OpenAIProvider:
-    def __init__(
-        self,
-        model: str | None = None,
-        *,
-        base_url: str | None = None,
-        api_key_env: str | None = None,
-        env: Mapping[str, str] | None = None,
-        max_retries: int = 2,
-        timeout: float = 120.0,
-    ) -> None:
-        sdk = _sdk()
-        env = os.environ if env is None else env
-        self.model = model or DEFAULT_MODEL
-        self.base_url = base_url or env.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
-        self.key_env = api_key_env or "OPENAI_API_KEY"
-        key = env.get(self.key_env)
-        if not key:
-            if "api.openai.com" in self.base_url:
-                raise ProviderError(
-                    f"no API key: set {self.key_env} (or point [provider] base_url at a local "
-                    "OpenAI-compatible server, or name another variable in [provider] api_key_env)"
-                )
-            key = NO_KEY
-        self.label = f"openai · {self.model}"
-        self._sdk = sdk
-        self._client = sdk.AsyncOpenAI(
-            api_key=key, base_url=self.base_url, max_retries=max_retries, timeout=timeout
-        )
+class OpenAIProvider(SdkProvider):
+    name = "openai"
+    sdk_error = "OpenAIError"
+    default_model = DEFAULT_MODEL
+    default_key_env = "OPENAI_API_KEY"
+    shorten_status = True  # local servers may answer with a whole HTML page
+
+    def _base_url(self, base_url: str | None, env: Mapping[str, str]) -> str:
+        return base_url or env.get("OPENAI_BASE_URL") or DEFAULT_BASE_URL
+
+    def _missing_key(self) -> str:
+        if "api.openai.com" in self.base_url:
+            raise ProviderError(
+                f"no API key: set {self.key_env} (or point [provider] base_url at a local "
+                "OpenAI-compatible server, or name another variable in [provider] api_key_env)"
+            )
+        return NO_KEY
+
+    def _connect(self, sdk: Any, key: str, base_url: str | None, options: dict[str, Any]) -> Any:
+        return sdk.AsyncOpenAI(api_key=key, base_url=self.base_url, **options)
+
+    def _texts(self) -> Mapping[str, str]:
+        url = self.base_url
+        return {
+            "rejected_key": f"{url} rejected the API key (401); check {self.key_env}",
+            "unknown_model": f"{url} does not know model {self.model!r} (404); set [provider] model or --model",
+            "timeout": f"{url} did not answer in time; check the server and retry",
+            "unreachable": f"cannot reach {url}; start the server or fix [provider] base_url / PLANVIEW_BASE_URL",
+            "answered": url,
+        }
 
     async def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
-        sdk = self._sdk
         kwargs: dict[str, Any] = {
             "model": self.model,
             "messages": to_openai_messages(request.system, request.messages),
@@ -112,9 +94,9 @@ class OpenAIProvider:
         }
         if request.tools:
             kwargs["tools"] = to_openai_tools(request.tools)
-        calls: dict[int, dict[str, str]] = {}
+        calls: dict[int, CallSlot] = {}
         finish = "end_turn"
-        try:
+        with self.api_failures():
             stream = await self._client.chat.completions.create(**kwargs)
             async for chunk in stream:
                 for choice in chunk.choices or ():
@@ -123,8 +105,7 @@ class OpenAIProvider:
                         if delta.content:
                             yield TextChunk(delta.content)
                         for part in delta.tool_calls or ():
-                            index = _slot_index(calls, part.index, part.id)
-                            slot = calls.setdefault(index, {"id": "", "name": "", "arguments": ""})
+                            slot = calls.setdefault(_slot_index(calls, part.index, part.id), new_slot())
                             if part.id:
                                 slot["id"] = part.id
                             fn = part.function
@@ -135,30 +116,8 @@ class OpenAIProvider:
                                     slot["arguments"] += fn.arguments
                     if choice.finish_reason:
                         finish = choice.finish_reason
-        except sdk.AuthenticationError as exc:
-            raise ProviderError(
-                f"{self.base_url} rejected the API key ({exc.status_code}); check {self.key_env}"
-            ) from exc
-        except sdk.NotFoundError as exc:
-            raise ProviderError(
-                f"{self.base_url} does not know model {self.model!r} (404); set [provider] model or --model"
-            ) from exc
-        except sdk.APITimeoutError as exc:
-            raise ProviderError(
-                f"{self.base_url} did not answer in time; check the server and retry"
-            ) from exc
-        except sdk.APIConnectionError as exc:
-            raise ProviderError(
-                f"cannot reach {self.base_url}; start the server or fix [provider] base_url / PLANVIEW_BASE_URL"
-            ) from exc
-        except sdk.APIStatusError as exc:
-            raise ProviderError(f"{self.base_url} answered {exc.status_code}: {_brief(exc)}") from exc
-        except sdk.OpenAIError as exc:
-            raise ProviderError(f"openai provider failed: {exc}") from exc
-        for index in sorted(calls):
-            slot = calls[index]
-            call_id = slot["id"] or f"call_{index}"
-            yield ToolCallChunk(parse_arguments(call_id, slot["name"], slot["arguments"]))
+        for call in leftover_calls(calls):
+            yield call
         yield Done(finish)
 
 
@@ -173,8 +132,3 @@ def _slot_index(calls: dict[int, dict[str, str]], index: int | None, call_id: st
     if call_id or not calls:
         return max(calls, default=-1) + 1
     return max(calls)
-
-
-def _brief(exc: Any) -> str:
-    text = str(getattr(exc, "message", "") or exc)
-    return text if len(text) <= 300 else text[:300] + "…"

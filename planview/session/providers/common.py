@@ -1,0 +1,113 @@
+"""The half every SDK-backed provider (openai, anthropic) shares, so each module keeps only its
+protocol: the SDK import, model / key / client set-up, API failures as one ProviderError, and
+tool calls assembled from streamed pieces."""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any, ClassVar
+
+from planview.session.providers.base import ProviderError, ToolCallChunk, parse_arguments
+
+STATUS_DETAIL_CAP = 300  # characters of an error body kept in a message when it is shortened
+
+
+def import_sdk(name: str) -> Any:
+    """The SDK module `name` (also the provider's and the extra's name), or the error naming the fix."""
+    try:
+        return importlib.import_module(name)
+    except ImportError:
+        raise ProviderError(
+            f"the {name} provider needs the `{name}` package: pip install 'planview[{name}]'"
+        ) from None
+
+
+class SdkProvider:
+    """Set-up shared by the SDK providers; a subclass names its SDK and fills in the hooks."""
+
+    name: ClassVar[str]  # "openai": the SDK module, the extra and the label's first word
+    sdk_error: ClassVar[str]  # the SDK's root exception class
+    default_model: ClassVar[str]
+    default_key_env: ClassVar[str]
+    shorten_status: ClassVar[bool] = False  # cut long error bodies (some servers send whole pages)
+
+    def __init__(
+        self,
+        model: str | None = None,
+        *,
+        base_url: str | None = None,
+        api_key_env: str | None = None,
+        env: Mapping[str, str] | None = None,
+        max_retries: int = 2,
+        timeout: float = 120.0,
+    ) -> None:
+        sdk = import_sdk(self.name)
+        env = os.environ if env is None else env
+        self.model = model or self.default_model
+        self.key_env = api_key_env or self.default_key_env
+        self.base_url = self._base_url(base_url, env)
+        key = env.get(self.key_env) or self._missing_key()
+        self.label = f"{self.name} · {self.model}"
+        self._sdk = sdk
+        self._client = self._connect(sdk, key, base_url, {"max_retries": max_retries, "timeout": timeout})
+
+    # -- hooks --------------------------------------------------------------------------------
+    def _base_url(self, base_url: str | None, env: Mapping[str, str]) -> str:
+        raise NotImplementedError
+
+    def _missing_key(self) -> str:
+        """The key to use when the variable is unset (a local server needs none), else raise."""
+        raise ProviderError(
+            f"no API key: set {self.key_env} (or name another variable in [provider] api_key_env)"
+        )
+
+    def _connect(self, sdk: Any, key: str, base_url: str | None, options: dict[str, Any]) -> Any:
+        raise NotImplementedError
+
+    def _texts(self) -> Mapping[str, str]:
+        """What each failure says: rejected_key, unknown_model, timeout, unreachable, answered (who)."""
+        raise NotImplementedError
+
+    # -- shared behaviour ---------------------------------------------------------------------
+    @contextmanager
+    def api_failures(self) -> Iterator[None]:
+        """Turn the SDK's exceptions inside the block into one ProviderError naming the fix."""
+        sdk, texts = self._sdk, self._texts()
+        try:
+            yield
+        except sdk.AuthenticationError as exc:
+            raise ProviderError(texts["rejected_key"]) from exc
+        except sdk.NotFoundError as exc:
+            raise ProviderError(texts["unknown_model"]) from exc
+        except sdk.APITimeoutError as exc:
+            raise ProviderError(texts["timeout"]) from exc
+        except sdk.APIConnectionError as exc:
+            raise ProviderError(texts["unreachable"]) from exc
+        except sdk.APIStatusError as exc:
+            detail = str(getattr(exc, "message", "") or exc)
+            if self.shorten_status and len(detail) > STATUS_DETAIL_CAP:
+                detail = detail[:STATUS_DETAIL_CAP] + "…"
+            raise ProviderError(f"{texts['answered']} answered {exc.status_code}: {detail}") from exc
+        except getattr(sdk, self.sdk_error) as exc:
+            raise ProviderError(f"{self.name} provider failed: {exc}") from exc
+
+
+CallSlot = dict[str, str]  # {"id", "name", "arguments"}: one tool call's streamed pieces so far
+
+
+def new_slot(call_id: str = "", name: str = "") -> CallSlot:
+    return {"id": call_id, "name": name, "arguments": ""}
+
+
+def finished_call(index: int, slot: CallSlot) -> ToolCallChunk:
+    """A complete call; one whose id never arrived (some local servers) gets `call_<index>`."""
+    return ToolCallChunk(parse_arguments(slot["id"] or f"call_{index}", slot["name"], slot["arguments"]))
+
+
+def leftover_calls(slots: Mapping[int, CallSlot]) -> Iterator[ToolCallChunk]:
+    """Calls still open when the stream ended (or was cut), in stream order."""
+    for index in sorted(slots):
+        yield finished_call(index, slots[index])
