@@ -44,6 +44,15 @@ class ToolDef:
     mutating: bool = False  # changes the project: pinned to the approved plan's hash in execute mode
 
 
+def string_arg(description: str) -> dict[str, str]:
+    """One string argument's JSON schema."""
+    return {"type": "string", "description": description}
+
+
+def integer_arg(description: str) -> dict[str, str]:
+    return {"type": "integer", "description": description}
+
+
 def schema(properties: Mapping[str, Any], required: tuple[str, ...] = ()) -> dict[str, Any]:
     return {
         "type": "object",

@@ -11,7 +11,17 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from planview.session.tools.base import ToolContext, ToolDef, ToolError, ToolResult, display, resolve, schema
+from planview.session.tools.base import (
+    ToolContext,
+    ToolDef,
+    ToolError,
+    ToolResult,
+    display,
+    integer_arg,
+    resolve,
+    schema,
+    string_arg,
+)
 
 READ_LIMIT = 2000  # lines per read
 LINE_CAP = 2000  # characters per line shown
@@ -299,15 +309,17 @@ def _arg(args: Mapping[str, Any], key: str, default: str = "") -> str:
     return value if isinstance(value, str) else default
 
 
+FILE_PATH = "file path, relative to the project root"
+
 TOOLS = (
     ToolDef(
         "read",
         "Read a text file in the project. Lines come numbered; use offset/limit for long files.",
         schema(
             {
-                "path": {"type": "string", "description": "file path, relative to the project root"},
-                "offset": {"type": "integer", "description": "first line to read (1-based)"},
-                "limit": {"type": "integer", "description": f"how many lines (default {READ_LIMIT})"},
+                "path": string_arg(FILE_PATH),
+                "offset": integer_arg("first line to read (1-based)"),
+                "limit": integer_arg(f"how many lines (default {READ_LIMIT})"),
             },
             ("path",),
         ),
@@ -319,9 +331,9 @@ TOOLS = (
         "Search file contents with a regular expression. Prints path:line:text for each match.",
         schema(
             {
-                "pattern": {"type": "string", "description": "regular expression"},
-                "path": {"type": "string", "description": "file or folder to search (default: project root)"},
-                "glob": {"type": "string", "description": "only files matching this glob, e.g. '*.py'"},
+                "pattern": string_arg("regular expression"),
+                "path": string_arg("file or folder to search (default: project root)"),
+                "glob": string_arg("only files matching this glob, e.g. '*.py'"),
             },
             ("pattern",),
         ),
@@ -333,8 +345,8 @@ TOOLS = (
         "Find files by glob pattern, e.g. '**/*.py' or 'src/**/test_*.py'.",
         schema(
             {
-                "glob": {"type": "string", "description": "glob pattern relative to path"},
-                "path": {"type": "string", "description": "folder to search (default: project root)"},
+                "glob": string_arg("glob pattern relative to path"),
+                "path": string_arg("folder to search (default: project root)"),
             },
             ("glob",),
         ),
@@ -344,7 +356,7 @@ TOOLS = (
     ToolDef(
         "ls",
         "List a folder's entries (folders end with /).",
-        schema({"path": {"type": "string", "description": "folder (default: project root)"}}),
+        schema({"path": string_arg("folder (default: project root)")}),
         ls,
         lambda a: f"ls {_arg(a, 'path', '.')}",
     ),
@@ -353,8 +365,8 @@ TOOLS = (
         "Create or overwrite a file in the project with the given content.",
         schema(
             {
-                "path": {"type": "string", "description": "file path, relative to the project root"},
-                "content": {"type": "string", "description": "the complete new content"},
+                "path": string_arg(FILE_PATH),
+                "content": string_arg("the complete new content"),
             },
             ("path", "content"),
         ),
@@ -368,12 +380,9 @@ TOOLS = (
         "Copy old_string exactly from a read (whitespace included) and make it long enough to be unique.",
         schema(
             {
-                "path": {"type": "string", "description": "file path, relative to the project root"},
-                "old_string": {
-                    "type": "string",
-                    "description": "exact text to replace; must occur exactly once",
-                },
-                "new_string": {"type": "string", "description": "replacement text"},
+                "path": string_arg(FILE_PATH),
+                "old_string": string_arg("exact text to replace; must occur exactly once"),
+                "new_string": string_arg("replacement text"),
             },
             ("path", "old_string", "new_string"),
         ),
