@@ -133,5 +133,9 @@ def close_dangling_calls(conversation: list[dict[str, Any]], reason: str) -> lis
 
 
 def steps_listing(steps: Iterable[Any]) -> str:
-    lines = [f"{s.index}. [{'x' if s.completed else ' '}] {s.display}" for s in steps]
+    marks = {"completed": "x", "in_progress": "~"}
+    lines = [
+        f"{s.index}. [{marks.get(getattr(s, 'status', ''), 'x' if s.completed else ' ')}] {s.display}"
+        for s in steps
+    ]
     return "\n".join(lines) if lines else "(the plan lists no steps)"

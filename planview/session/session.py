@@ -316,7 +316,7 @@ class Session:
         return record
 
     def seed_steps(self, steps: Sequence[Any], *, emit: bool = True) -> todolist.MergeResult:
-        seeds = (todolist.StepSeed(s.display, s.completed) for s in steps)
+        seeds = (todolist.StepSeed.from_step(s) for s in steps)
         merge = todolist.merge_steps(self.todos, seeds)
         self.set_todos(merge.todos, self.deferred_steps + merge.deferred, emit=emit)
         return merge

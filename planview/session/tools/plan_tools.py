@@ -15,6 +15,8 @@ from planview.session.tools.base import ToolContext, ToolDef, ToolError, ToolRes
 STEP_DISPLAY_CAP = 200
 REVIEW_ATTEMPTS = 3  # re-requests when the plan changes on disk while it is being reviewed
 
+STEP_STATUSES = ("pending", "in_progress", "completed")  # what set_plan_steps may set
+
 
 def _steps(text: str):
     from planview.plan.steps import extract_steps
@@ -187,9 +189,11 @@ async def set_plan_steps(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResul
         if (
             not isinstance(u, Mapping)
             or not isinstance(u.get("step"), int)
-            or u.get("status") not in ("pending", "completed")
+            or u.get("status") not in STEP_STATUSES
         ):
-            raise ToolError(f"update {i}: needs `step` (1-based number) and `status` (pending or completed)")
+            raise ToolError(
+                f"update {i}: needs `step` (1-based number) and `status` (pending, in_progress or completed)"
+            )
     path = session.active_plan()
     if path is None:
         raise ToolError("no approved plan in this session; set_plan_steps keeps an approved plan current")
@@ -199,7 +203,7 @@ async def set_plan_steps(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResul
     for u in updates:
         step = steps[u["step"] - 1] if 0 < u["step"] <= len(steps) else None
         if step is not None:
-            session.mark_step(step.display, "completed" if u["status"] == "completed" else "pending")
+            session.mark_step(step.display, u["status"])
             done.append(f"step {u['step']} {u['status']}")
     finished = sum(1 for s in steps if s.completed)
     return ToolResult(
@@ -253,7 +257,7 @@ TOOLS = (
     ToolDef(
         "set_plan_steps",
         "Keep the approved plan current: set the checkboxes of the given top-level steps (1-based, in the "
-        "order the approval listed) to completed or pending, in one all-or-nothing write. Pass the step's "
+        "order the approval listed) to completed, in_progress or pending, in one all-or-nothing write. Pass the step's "
         "text as `expected` so a renumbered plan is refused instead of ticking the wrong line.",
         schema(
             {
@@ -263,7 +267,7 @@ TOOLS = (
                         "type": "object",
                         "properties": {
                             "step": {"type": "integer"},
-                            "status": {"type": "string", "enum": ["pending", "completed"]},
+                            "status": {"type": "string", "enum": list(STEP_STATUSES)},
                             "expected": {"type": "string"},
                         },
                         "required": ["step", "status"],
