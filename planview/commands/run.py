@@ -73,7 +73,14 @@ def run_command(args: argparse.Namespace) -> int:
 
         resume = find_session(store.home, resume or None).stem  # no session: say so before anything else
     config = load_config(store.home)
-    provider = make_provider(args.provider, args.model, args.script, config)
+    name, model, script = args.provider, args.model, args.script
+    if resume is not None:
+        from planview.session.persistence import load_session
+        from planview.session.providers import saved_provider_args
+
+        saved = load_session(store.home, resume).state
+        name, model, script = saved_provider_args(saved.provider if saved else None, name, model, script)
+    provider = make_provider(name, model, script, config)
     printer: EventPrinter = JsonPrinter(sys.stdout) if args.json else TextPrinter(sys.stdout)
     common: dict[str, Any] = {
         "project_root": root,

@@ -29,6 +29,7 @@ __all__ = [
     "ToolCallChunk",
     "ToolSchema",
     "make_provider",
+    "saved_provider_args",
 ]
 
 NO_PROVIDER = (
@@ -76,3 +77,21 @@ def make_provider(
 
         return AnthropicProvider(model, base_url=base_url, api_key_env=key_env, env=env)
     raise ProviderError(f"unknown provider {name!r}; use scripted (with --script), openai or anthropic")
+
+
+def saved_provider_args(
+    snapshot: Mapping[str, object] | None, name: str | None, model: str | None, script: str | Path | None
+) -> tuple[str | None, str | None, str | Path | None]:
+    """(name, model, script) for a resumed session: what the user passed wins, else what it ran with.
+
+    So `planview run --resume` continues with the same script or model without repeating the flags.
+    """
+    if name is not None or script is not None or not snapshot:
+        return name, model, script
+    kind = snapshot.get("kind")
+    if kind == "scripted" and isinstance(snapshot.get("path"), str):
+        return "scripted", model, snapshot["path"]  # type: ignore[return-value]
+    if kind in ("openai", "anthropic"):
+        saved_model = snapshot.get("model")
+        return str(kind), model or (saved_model if isinstance(saved_model, str) else None), script
+    return name, model, script

@@ -54,6 +54,10 @@ class SdkProvider:
         self._sdk = sdk
         self._client = self._connect(sdk, key, base_url, {"max_retries": max_retries, "timeout": timeout})
 
+    def snapshot(self) -> dict[str, Any]:
+        """What a resumed session needs to talk to the same model (never the key)."""
+        return {"kind": self.name, "model": self.model}
+
     # -- hooks --------------------------------------------------------------------------------
     def _base_url(self, base_url: str | None, env: Mapping[str, str]) -> str:
         raise NotImplementedError

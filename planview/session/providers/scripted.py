@@ -90,8 +90,11 @@ def parse_script(text: str, source: str = "<script>") -> tuple[ScriptTurn, ...]:
 class ScriptedProvider:
     """Replays turns in order; one turn per `stream()` call."""
 
-    def __init__(self, turns: Sequence[ScriptTurn], label: str = "scripted", digest: str = "") -> None:
+    def __init__(
+        self, turns: Sequence[ScriptTurn], label: str = "scripted", digest: str = "", path: Path | None = None
+    ) -> None:
         self.turns = tuple(turns)
+        self.path = path  # remembered in the session file, so `--resume` finds the script again
         self.digest = digest  # identifies the script, so a resumed session continues where it stopped
         self.position = 0
         self.label = label
@@ -108,14 +111,22 @@ class ScriptedProvider:
             ) from None
         except (OSError, UnicodeDecodeError) as exc:
             raise ScriptError(f"cannot read script {path}: {exc}") from exc
-        return cls(parse_script(text, str(path)), label=f"scripted · {path.name}", digest=_digest(text))
+        return cls(
+            parse_script(text, str(path)),
+            label=f"scripted · {path.name}",
+            digest=_digest(text),
+            path=path.resolve(),
+        )
 
     @classmethod
     def from_text(cls, text: str) -> ScriptedProvider:
         return cls(parse_script(text), digest=_digest(text))
 
     def snapshot(self) -> dict[str, Any]:
-        return {"kind": "scripted", "digest": self.digest, "position": self.position}
+        snap: dict[str, Any] = {"kind": "scripted", "digest": self.digest, "position": self.position}
+        if self.path is not None:
+            snap["path"] = str(self.path)
+        return snap
 
     def restore(self, state: Mapping[str, Any]) -> None:
         """Continue a resumed session at the saved line, when it is the same script."""
