@@ -64,6 +64,16 @@ def test_no_sessions_says_how_to_start(tmp_path: Path) -> None:
         ('{"type": "state", "mode": "yolo"}', "mode must be plan or execute"),
         ('{"type": "gossip"}', "unknown record type"),
         ('{"type": "message", "message": {"role": "system", "content": "x"}}', "role"),
+        ('{"type": "message", "message": {"role": "user", "content": 5}}', "content must be a string"),
+        ('{"type": "message", "message": {"role": "tool", "content": "x"}}', "tool_call_id"),
+        (
+            '{"type": "message", "message": {"role": "assistant", "content": "", "tool_calls": [{"nm": 1}]}}',
+            "tool_calls must be a list",
+        ),
+        (
+            '{"type": "message", "message": {"role": "assistant", "content": "", "tool_calls": "zz"}}',
+            "tool_calls must be a list",
+        ),
     ],
 )
 def test_damaged_line_names_file_and_line(tmp_path: Path, line: str, problem: str) -> None:
@@ -76,3 +86,22 @@ def test_damaged_line_names_file_and_line(tmp_path: Path, line: str, problem: st
         load_session(tmp_path, "s1")
     message = str(info.value)
     assert f"{log.path}: line 3" in message and problem in message and "delete that line" in message
+
+
+def test_resume_of_a_malformed_tool_call_is_a_clear_error(tmp_path: Path) -> None:
+    # Used to crash in close_dangling_calls with KeyError: 'id' instead of naming the line.
+    from planview.plan.store import PlanStore
+    from planview.session import Session
+    from planview.session.providers.scripted import ScriptedProvider
+
+    home = tmp_path / ".planview"
+    log = SessionLog(home, "s1")
+    log.start({})
+    log.message({"role": "assistant", "content": "", "tool_calls": [{"name": "ls", "arguments": {}}]})
+    with pytest.raises(SessionFileError, match="line 2"):
+        Session(
+            project_root=tmp_path,
+            provider=ScriptedProvider.from_text(""),
+            session_id="s1",
+            store=PlanStore(home, project_root=tmp_path),
+        )

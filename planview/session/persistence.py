@@ -178,10 +178,7 @@ def read_session(path: Path) -> SavedSession:
             if kind == "meta":
                 meta = record
             elif kind == "message":
-                message = record["message"]
-                if not isinstance(message, dict) or message.get("role") not in ("user", "assistant", "tool"):
-                    raise ValueError("a message needs a role of user, assistant or tool")
-                conversation.append(message)
+                conversation.append(_message(record["message"]))
             elif kind == "state":
                 state = _state(record)
             else:
@@ -189,6 +186,28 @@ def read_session(path: Path) -> SavedSession:
         except (KeyError, TypeError, ValueError) as exc:
             raise SessionFileError(f"{path}: line {number}: {exc}; {fix}") from exc
     return SavedSession(path.stem, path, meta, tuple(conversation), state, number)
+
+
+def _message(message: Any) -> dict[str, Any]:
+    """A message in the shape the session writes; anything else would crash the resume or be
+    sent to the provider as a request it rejects."""
+    if not isinstance(message, dict) or message.get("role") not in ("user", "assistant", "tool"):
+        raise ValueError("a message needs a role of user, assistant or tool")
+    if not isinstance(message.get("content"), str):
+        raise ValueError("a message's content must be a string")
+    if message["role"] == "tool" and not isinstance(message.get("tool_call_id"), str):
+        raise ValueError("a tool result needs a tool_call_id string")
+    calls = message.get("tool_calls")
+    if message["role"] == "assistant" and calls is not None:
+        if not isinstance(calls, list) or not all(
+            isinstance(c, dict)
+            and isinstance(c.get("id"), str)
+            and isinstance(c.get("name"), str)
+            and isinstance(c.get("arguments"), dict)
+            for c in calls
+        ):
+            raise ValueError("tool_calls must be a list of {id, name, arguments} objects")
+    return message
 
 
 def _state(record: Mapping[str, Any]) -> SessionState:
