@@ -1,4 +1,10 @@
-"""File tools: read, grep, find, ls (readers) and write, edit (mutators), rooted at the project."""
+"""File tools: read, grep, find, ls (readers) and write, edit (mutators), rooted at the project.
+
+In plan mode the readers stay inside the project (and planview's home, where plans live),
+symlinks resolved: plan mode promises exploration of the project, and whatever a tool returns
+goes to the model provider, so ~/.ssh or a link to it must not be one `read` away. In execute
+mode they read anywhere, as bash can anyway.
+"""
 
 from __future__ import annotations
 
@@ -59,11 +65,38 @@ def _read_text(path: Path, root: Path) -> str:
     return data.decode("utf-8", errors="replace")
 
 
+def _inside(path: Path, folders: tuple[Path, ...]) -> bool:
+    real = path.resolve()
+    return any(real.is_relative_to(folder) for folder in folders)
+
+
+def _read_roots(ctx: ToolContext) -> tuple[Path, ...] | None:
+    """Where plan mode lets the readers look (resolved); None when they may read anywhere."""
+    if getattr(ctx.session, "mode", None) != "plan":
+        return None
+    roots = [ctx.project_root.resolve()]
+    home = getattr(ctx.session, "home", None)
+    if home is not None:
+        roots.append(Path(home).resolve())
+    return tuple(roots)
+
+
+def _readable(ctx: ToolContext, value: Any) -> Path:
+    path = resolve(ctx.project_root, value)
+    roots = _read_roots(ctx)
+    if roots is not None and not _inside(path, roots):
+        raise ToolError(
+            f"{value} is outside the project folder {ctx.project_root} (symlinks resolved); "
+            "plan mode reads only the project"
+        )
+    return path
+
+
 # ---------------------------------------------------------------- read
 
 
 async def read(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
-    path = resolve(ctx.project_root, args.get("path"))
+    path = _readable(ctx, args.get("path"))
     offset = int(args.get("offset") or 1)
     limit = int(args.get("limit") or READ_LIMIT)
     if offset < 1 or limit < 1:
@@ -93,7 +126,7 @@ async def grep(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
     pattern = args.get("pattern")
     if not isinstance(pattern, str) or not pattern:
         raise ToolError("`pattern` must be a non-empty regular expression")
-    where = resolve(ctx.project_root, args.get("path") or ".")
+    where = _readable(ctx, args.get("path") or ".")
     glob = args.get("glob")
     if not where.exists():
         raise ToolError(f"{display(ctx.project_root, where)} does not exist")
@@ -101,7 +134,9 @@ async def grep(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
     if rg:
         lines = await _grep_rg(rg, ctx.project_root, pattern, where, glob)
     else:
-        lines = await asyncio.to_thread(_grep_python, ctx.project_root, pattern, where, glob)
+        lines = await asyncio.to_thread(
+            _grep_python, ctx.project_root, pattern, where, glob, _read_roots(ctx)
+        )
     if not lines:
         return ToolResult(f"no matches for {pattern!r}")
     more = ""
@@ -155,7 +190,9 @@ def _walk(where: Path):
             yield Path(dirpath) / name
 
 
-def _grep_python(root: Path, pattern: str, where: Path, glob: Any) -> list[str]:
+def _grep_python(
+    root: Path, pattern: str, where: Path, glob: Any, roots: tuple[Path, ...] | None = None
+) -> list[str]:
     try:
         regex = re.compile(pattern)
     except re.error as exc:
@@ -169,6 +206,8 @@ def _grep_python(root: Path, pattern: str, where: Path, glob: Any) -> list[str]:
             and not (fnmatch.fnmatch(rel, glob) or fnmatch.fnmatch(path.name, glob))
         ):
             continue
+        if roots is not None and path.is_symlink() and not _inside(path, roots):
+            continue  # rg does not follow links either
         try:
             if path.stat().st_size > GREP_FILE_CAP:  # logs, dumps, bundles: not source to search
                 continue
@@ -192,7 +231,7 @@ async def find(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
     pattern = args.get("glob")
     if not isinstance(pattern, str) or not pattern:
         raise ToolError("`glob` must be a pattern such as '**/*.py'")
-    base = resolve(ctx.project_root, args.get("path") or ".")
+    base = _readable(ctx, args.get("path") or ".")
     if not base.is_dir():
         raise ToolError(f"{display(ctx.project_root, base)} is not a folder")
 
@@ -218,7 +257,7 @@ async def find(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
 
 
 async def ls(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
-    path = resolve(ctx.project_root, args.get("path") or ".")
+    path = _readable(ctx, args.get("path") or ".")
     if not path.exists():
         raise ToolError(f"{display(ctx.project_root, path)} does not exist")
     if not path.is_dir():
