@@ -110,3 +110,39 @@ def test_errors_are_one_line(
     assert main(["run", "--script", str(bad), "x"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "bad.jsonl: line 2" in err
+
+
+class _ClosedPipe:
+    """stdout whose reader went away after the first line (`planview run ... | head -1`)."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+
+    def write(self, text: str) -> int:
+        if self.lines:
+            raise BrokenPipeError(32, "Broken pipe")
+        self.lines.append(text)
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def fileno(self) -> int:
+        raise OSError("no file descriptor")
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_closed_output_pipe_stops_the_turn_without_a_traceback(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, as_json: bool
+) -> None:
+    demo = script(
+        tmp_path / "pipe.jsonl",
+        {"text": "Working.", "delay": 0.05},
+        {"tool_calls": [{"name": "write", "arguments": {"path": "late.txt", "content": "x"}}], "delay": 0.05},
+    )
+    out = _ClosedPipe()
+    monkeypatch.setattr("sys.stdout", out)
+    argv = ["run", "--script", str(demo), "go"] + (["--json"] if as_json else [])
+    assert main(argv) == 1
+    assert len(out.lines) == 1
+    assert not (project / "late.txt").exists()  # nobody reads the output: the agent stops

@@ -10,9 +10,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
+import os
 import re
 import sys
+from collections.abc import Callable
 from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -103,27 +106,61 @@ def run_command(args: argparse.Namespace) -> int:
     else:
         session = Session(plan_mode=args.plan, **common)
         message = task
-    printer.start(session)
-    asyncio.run(session.send(message))
+    printer.on_closed = session.cancel
+    printer.guard(printer.start, session)
+    if not printer.closed:
+        try:
+            asyncio.run(session.send(message))
+        except asyncio.CancelledError:
+            if not printer.closed:
+                raise
+            # cancelled after the turn's last await: it had finished anyway
+    if printer.closed:
+        return _output_closed()
     ended = printer.ended
     if ended is not None and ended.reason == "error":
         raise PlanviewError(ended.message)
     if ended is not None and ended.reason == "review" and session.plan_path is not None:
-        printer.awaiting_approval(session.relative(session.plan_path), session.id)
+        printer.guard(printer.awaiting_approval, session.relative(session.plan_path), session.id)
+        if printer.closed:
+            return _output_closed()
     return 0
+
+
+def _output_closed() -> int:
+    """The reader went away (`planview run ... | head`): exit quietly, as other CLI tools do.
+
+    stdout is pointed at /dev/null so the interpreter's final flush does not raise again."""
+    with contextlib.suppress(OSError, ValueError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return 1
 
 
 class EventPrinter:
     def __init__(self, out: TextIO) -> None:
         self.out = out
         self.ended: Any = None
+        self.closed = False  # the output pipe was closed by its reader
+        self.on_closed: Callable[[], None] | None = None
 
     def start(self, session: Any) -> None: ...
 
     def __call__(self, event: Any) -> None:
         if type(event).__name__ == "TurnEnded":
             self.ended = event
-        self.show(event)
+        self.guard(self.show, event)
+
+    def guard(self, write: Callable[..., None], *args: Any) -> None:
+        """Write, and when nobody reads any more stop the turn: an agent nobody watches must not go on."""
+        if self.closed:
+            return
+        try:
+            write(*args)
+        except BrokenPipeError:
+            self.closed = True
+            if self.on_closed is not None:
+                self.on_closed()  # inside the turn: it ends at its next await
 
     def show(self, event: Any) -> None: ...
 
