@@ -1,11 +1,16 @@
-"""`?`: every key of the review screen, in a small modal that any key closes."""
+"""`?`: every key of the review screen, in a small modal that any key closes.
+
+On a terminal too small for the whole list, the scroll keys scroll it instead of closing it.
+"""
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
+from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -28,15 +33,34 @@ KEYS: tuple[tuple[str, str], ...] = (
 )
 
 
+def _table_width() -> int:
+    """The grid's width: its widest key (headings included), the 2-cell gap, its widest text."""
+    return max(cell_len(key) for key, _what in KEYS) + 2 + max(cell_len(what) for _key, what in KEYS)
+
+
+# Keys that scroll the list when it overflows (the same keys scroll the plan).
+_SCROLL = {
+    "up": -1,
+    "k": -1,
+    "down": 1,
+    "j": 1,
+    "pageup": -10,
+    "b": -10,
+    "pagedown": 10,
+    "space": 10,
+}
+
+
 class KeysHelp(ModalScreen[None]):
-    """The key list; Esc, ?, q or Enter closes it."""
+    """The key list; any key but a scroll key (while the list overflows) closes it."""
 
     DEFAULT_CSS = """
     KeysHelp { align: center middle; }
-    KeysHelp > Static {
-        width: auto; max-width: 90%; height: auto; max-height: 90%;
-        padding: 1 2; border: round $primary; background: $surface;
+    KeysHelp > VerticalScroll {
+        max-width: 90%; height: auto; max-height: 90%;
+        border: round $primary; background: $surface; scrollbar-size-vertical: 1;
     }
+    KeysHelp Static { width: 100%; height: auto; padding: 1 2; }
     """
 
     def compose(self) -> ComposeResult:
@@ -48,11 +72,26 @@ class KeysHelp(ModalScreen[None]):
                 table.add_row(Text(key, style="bold underline"), "")
             else:
                 table.add_row(key, what)
-        yield Static(table, id="keys")
+        with VerticalScroll() as scroller:
+            # A scroll container cannot size to auto-width content: give it the table's width
+            # (+ padding 4, border 2, scrollbar 1); max-width still caps it on a narrow terminal.
+            scroller.styles.width = _table_width() + 7
+            yield Static(table, id="keys")
 
     def on_key(self, event: events.Key) -> None:
         event.stop()
         event.prevent_default()
+        scroller = self.query_one(VerticalScroll)
+        if scroller.max_scroll_y > 0:
+            if event.key in _SCROLL:
+                scroller.scroll_relative(y=_SCROLL[event.key], animate=False)
+                return
+            if event.key in ("home", "g"):
+                scroller.scroll_home(animate=False)
+                return
+            if event.key in ("end", "G", "shift+g"):
+                scroller.scroll_end(animate=False)
+                return
         self.dismiss(None)
 
     def on_click(self) -> None:
