@@ -231,12 +231,13 @@ async def test_the_whole_lifecycle(project: Path) -> None:
         assert plan_notes(request.messages) == 0
         assert "change_evidence_packet" not in request.system
 
-    # --- a word of the plan changes after approval: back to plan mode, the write is refused
-    plan_path.write_text(plan_path.read_text().replace("A tiny script", "A small script"))
+    # --- a word of the plan changes mid-turn: back to plan mode, the next write is refused
+    rel = session.relative(plan_path)
     add_turns(
         provider,
         {
             "tool_calls": [
+                call("edit", path=rel, old_string="A tiny script", new_string="A small script"),
                 call("write", path="hello.py", content="print('hi')\n"),
                 call("edit", path="README.md", old_string="Run", new_string="Try"),
             ]
@@ -245,7 +246,8 @@ async def test_the_whole_lifecycle(project: Path) -> None:
     )
     events.clear()
     await session.send("one more tweak")
-    first, second = results(events)
+    changed, first, second = results(events)
+    assert not changed.refused and "A small script" in plan_path.read_text()
     assert first.refused and "Approach" in first.reason and "exit_plan_mode" in first.reason
     assert second.refused and "exit_plan_mode" in second.reason
     assert (project / "hello.py").read_text() == "print('hello')\n"
@@ -436,8 +438,38 @@ async def test_deleted_plan_after_approval_refuses_writes(project: Path) -> None
     add_turns(provider, {"tool_calls": [call("bash", command="touch made.txt")]})
     await session.send("go")
     refused = results(events, "bash")[-1]
-    assert refused.refused and "changed after approval" in refused.result and "was deleted" in refused.result
-    assert not (project / "made.txt").exists() and session.mode == "plan"
+    assert refused.refused and not (project / "made.txt").exists() and session.mode == "plan"
+    # Caught before the model was asked: no packet of the deleted plan, and the note says why.
+    request = provider.requests[-1].messages
+    assert not any("change_evidence_packet" in str(m.get("content")) for m in request)
+    (note,) = [m["content"] for m in request if "[PLAN MODE ACTIVE]" in str(m.get("content"))]
+    assert "changed after approval" in note and "was deleted" in note and "withdrawn" in note
+
+
+async def test_plan_changed_between_turns_drops_the_packet_before_the_next_request(project: Path) -> None:
+    events: list[Any] = []
+    provider = ScriptedProvider.from_text(
+        turns(
+            {"tool_calls": [call("write_plan", title="Hello", content=PLAN)]},
+            {"tool_calls": [call("exit_plan_mode")]},
+            {"text": "approved"},
+            {"text": "reading only"},
+        )
+    )
+    ui = FakeUI(approve_as_shown)
+    session = Session(project_root=project, provider=provider, ui=ui, on_event=events.append, plan_mode=True)
+    await session.send("plan")
+    assert session.mode == "execute"
+    session.plan_path.write_text(PLAN.replace("A tiny script", "A small script"))
+    await session.send("what next?")
+    # The turn made no mutating call, yet the stale approval was not sent as the approved scope.
+    request = provider.requests[-1].messages
+    assert not any("change_evidence_packet" in str(m.get("content")) for m in request)
+    (note,) = [m["content"] for m in request if "[PLAN MODE ACTIVE]" in str(m.get("content"))]
+    assert "changed sections: Approach" in note
+    assert session.mode == "plan" and session.approval is None and session.is_stale()
+    chip = [e for e in events if isinstance(e, ModeChanged)][-1]
+    assert chip.mode == "plan" and chip.stale and "Approach" in chip.note
 
 
 async def test_resume_respects_the_users_return_to_planning(project: Path) -> None:

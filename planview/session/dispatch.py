@@ -75,6 +75,17 @@ def finish(session: Session, call: ModelToolCall, result: ToolResult) -> ToolRes
 
 def check_pin(session: Session) -> str | None:
     """The hash pin: None while the approval is current, else the refusal (and back to planning)."""
+    change = revoke_if_changed(session)
+    if change is None:
+        return None
+    return (
+        f"Refused: {change}. Nothing was run. The session is back in plan mode: review the change, then "
+        "call exit_plan_mode to get the plan approved again before any write."
+    )
+
+
+def revoke_if_changed(session: Session) -> str | None:
+    """None while the approval holds; else drop it (the session plans again) and say what changed."""
     if session.approval is None or session.plan_path is None:
         return None
     path = session.plan_path
@@ -91,8 +102,4 @@ def check_pin(session: Session) -> str | None:
     except PlanviewError as exc:  # fail closed: an approval that cannot be checked does not hold
         detail = f"it could not be checked: {exc}"
     session._revert_to_plan(sections, f"plan changed after approval: {', '.join(sections) or detail}")
-    return (
-        f"Refused: the approved plan {session.relative(path)} changed after approval ({detail}). "
-        "Nothing was run. The session is back in plan mode: review the change, then call exit_plan_mode "
-        "to get the plan approved again before any write."
-    )
+    return f"the approved plan {session.relative(path)} changed after approval ({detail})"

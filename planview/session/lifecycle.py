@@ -63,8 +63,12 @@ def plan_note(plan_path: str | None) -> str:
     )
 
 
-def note_message(plan_path: str | None) -> dict[str, Any]:
-    return {"role": "user", "kind": PLAN_NOTE_KIND, "content": plan_note(plan_path)}
+def note_message(plan_path: str | None, why: str | None = None) -> dict[str, Any]:
+    """The hidden plan note; `why` says what sent an executing session back to planning."""
+    content = plan_note(plan_path)
+    if why:
+        content = f"{why[:1].upper()}{why[1:]}; the approval is withdrawn.\n{content}"
+    return {"role": "user", "kind": PLAN_NOTE_KIND, "content": content}
 
 
 def packet_message(packet_json: str, sha256: str) -> dict[str, Any]:

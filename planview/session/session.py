@@ -362,10 +362,12 @@ class Session:
                 self._note_pending = True
             self._append({"role": "user", "content": text})
             for _ in range(self.max_model_requests):
+                # Checked before every request, not only before mutating calls: the evidence packet
+                # of a plan that changed on disk must not go out as the approved scope.
+                why = dispatch.revoke_if_changed(self) if self.mode == "execute" else None
                 if self._note_pending and self.mode == "plan":
-                    self._append(
-                        lifecycle.note_message(self.relative(self.plan_path) if self.plan_path else None)
-                    )
+                    rel = self.relative(self.plan_path) if self.plan_path else None
+                    self._append(lifecycle.note_message(rel, why))
                 self._note_pending = False
                 parts = []
                 calls = await self._stream(parts)
