@@ -127,13 +127,8 @@ class ReviewScreen(Screen[ReviewDecision]):
     def _load_first(self) -> None:
         # What the previous review showed (also when the file is missing now and comes back later).
         self._marker_baseline = self._baselines.load(self.plan_path) if self._baselines else None
-        try:
-            text = read_plan_text(self.plan_path)
-        except PlanNotFoundError:
-            self._set_vanished()
-            return
-        except PlanviewError as exc:
-            self._set_unreadable(str(exc))
+        text = self._read_or_flag()
+        if text is None:
             return
         self._seen_sha, self._seen_text = canonical_sha256(text), text
         self._show_text(text, keep="top")
@@ -142,16 +137,10 @@ class ReviewScreen(Screen[ReviewDecision]):
         """Read the plan again (the watcher calls this; so can tests). True when the view changed."""
         if self._has_decided or not self.is_attached:
             return False
-        try:
-            text = read_plan_text(self.plan_path)
-        except PlanNotFoundError:
-            if self.vanished:
-                return False
-            self._set_vanished()
-            return True
-        except PlanviewError as exc:
-            self._set_unreadable(str(exc))
-            return True
+        was_vanished = self.vanished
+        text = self._read_or_flag()
+        if text is None:
+            return not (was_vanished and self.vanished)
         was_missing = self.vanished or self.unreadable is not None
         self.vanished = False
         self.unreadable = None
@@ -199,6 +188,17 @@ class ReviewScreen(Screen[ReviewDecision]):
 
     def on_unmount(self) -> None:
         self._save_baseline()  # a save still waiting for a refresh when the screen closes
+
+    def _read_or_flag(self) -> str | None:
+        """The plan text on disk; None (and the screen says why) when it is gone or unreadable."""
+        try:
+            return read_plan_text(self.plan_path)
+        except PlanNotFoundError:
+            if not self.vanished:
+                self._set_vanished()
+        except PlanviewError as exc:
+            self._set_unreadable(str(exc))
+        return None
 
     def _set_vanished(self) -> None:
         self.vanished = True
@@ -416,13 +416,8 @@ class ReviewScreen(Screen[ReviewDecision]):
                 self._set_notice("This plan is empty: there is nothing to approve. Esc keeps planning.")
             self._update_rows()
             return
-        try:
-            on_disk = read_plan_text(self.plan_path)
-        except PlanNotFoundError:
-            self._set_vanished()
-            return
-        except PlanviewError as exc:
-            self._set_unreadable(str(exc))
+        on_disk = self._read_or_flag()
+        if on_disk is None:
             return
         sha = canonical_sha256(on_disk)
         if on_disk != self.text:
