@@ -285,3 +285,21 @@ def test_concurrent_approvals_of_one_plan_record_one_event(
     assert outputs == ["1", "1", "1"]
     assert [e["type"] for e in events(approvals)] == ["approved"]
     assert json.loads(approvals.ledger.path.read_text().splitlines()[0])["seq"] == 1
+
+
+@pytest.mark.parametrize("tamper", [b"\xff\xfe not utf-8", b"\n## Extra\nadded by hand\n"])
+def test_sealed_artifact_edited_after_sealing_is_a_typed_error(
+    approvals: Approvals, plan: Path, tamper: bytes
+) -> None:
+    # status and check_and_revoke diff against the sealed copy; an edited copy must not crash them
+    # (UnicodeDecodeError) nor feed them a made-up "before".
+    record = approvals.approve(plan)
+    sealed = approvals.artifact_path(record)
+    os.chmod(sealed, 0o644)
+    sealed.write_bytes(sealed.read_bytes() + tamper)
+    edit(plan, "Write tests", "Write more tests")
+    with pytest.raises(ApprovalError, match="modified after sealing.*approve the plan again"):
+        approvals.status(plan)
+    with pytest.raises(ApprovalError, match="modified after sealing"):
+        approvals.check_and_revoke(plan)
+    assert not approvals.is_current(plan)

@@ -258,8 +258,7 @@ class Approvals:
             return PlanStatus(
                 plan, "approved", record, detail=f"approved by {record.approver} at {record.at}"
             )
-        sealed = read_artifact(self.artifacts_dir, record.artifact).decode("utf-8")
-        changed = section_changes(sealed, text)
+        changed = section_changes(self._sealed_text(record), text)
         if revoked and not changed:
             detail = f"the approval was revoked (seq {entry.revocation.seq}); approve the plan again"
         else:
@@ -335,8 +334,7 @@ class Approvals:
                 canonical = canonical_sha256(text)
                 if canonical == record.canonical_sha256:
                     return None
-                sealed = read_artifact(self.artifacts_dir, record.artifact).decode("utf-8")
-                changed = section_changes(sealed, text)
+                changed = section_changes(self._sealed_text(record), text)
                 reason = f"{plan} changed after approval seq {record.seq}: " + (
                     ", ".join(changed) or "formatting"
                 )
@@ -367,6 +365,17 @@ class Approvals:
             }
         )
         return int(event["seq"])
+
+    def _sealed_text(self, record: ApprovalRecord) -> str:
+        """The sealed plan as approved; a sealed copy edited since (even into non-UTF-8) is an error."""
+        data = read_artifact(self.artifacts_dir, record.artifact)
+        if hashlib.sha256(data).hexdigest() != record.file_sha256:
+            raise ApprovalError(
+                f"sealed artifact {self.artifact_path(record)} was modified after sealing (approval seq "
+                f"{record.seq}), so the plan cannot be compared with it - move it aside (keep it as "
+                "evidence) and approve the plan again"
+            )
+        return data.decode("utf-8")  # the recorded hash is of bytes approve decoded as UTF-8
 
     # -- evidence --------------------------------------------------------------------------
     def artifact_path(self, record: ApprovalRecord) -> Path:
