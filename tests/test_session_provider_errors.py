@@ -131,6 +131,26 @@ async def test_anthropic_failures(failing: Failing) -> None:
     )
 
 
+async def test_sdk_base_url_variables_are_the_url_used_and_named(failing: Failing) -> None:
+    # ANTHROPIC_BASE_URL / OPENAI_BASE_URL from the given env: the request goes there and the
+    # error names it (Anthropic used to name api.anthropic.com while the SDK dialled elsewhere).
+    pytest.importorskip("anthropic", reason="the anthropic extra is not installed")
+    pytest.importorskip("openai", reason="the openai extra is not installed")
+    from planview.session.providers.anthropic import AnthropicProvider
+    from planview.session.providers.openai import OpenAIProvider
+
+    env = {"ANTHROPIC_API_KEY": "k", "ANTHROPIC_BASE_URL": failing.url}
+    failing.answers.append((401, anthropic_error("bad key")))
+    provider = AnthropicProvider("c", env=env, max_retries=0, timeout=5)
+    assert provider.base_url == failing.url
+    assert await first_error(provider) == "Anthropic rejected the API key (401); check ANTHROPIC_API_KEY"
+    port = free_port()
+    gone = OpenAIProvider(
+        "m", env={"OPENAI_BASE_URL": f"http://127.0.0.1:{port}/v1"}, max_retries=0, timeout=5
+    )
+    assert (await first_error(gone)).startswith(f"cannot reach http://127.0.0.1:{port}/v1;")
+
+
 def test_default_urls_keys_and_labels() -> None:
     pytest.importorskip("openai", reason="the openai extra is not installed")
     pytest.importorskip("anthropic", reason="the anthropic extra is not installed")

@@ -71,7 +71,7 @@ class AnthropicProvider(SdkProvider):
     default_key_env = "ANTHROPIC_API_KEY"
 
     def _base_url(self, base_url: str | None, env: Mapping[str, str]) -> str:
-        return base_url or DEFAULT_BASE_URL
+        return base_url or env.get("ANTHROPIC_BASE_URL") or DEFAULT_BASE_URL
 
     def _connect(self, sdk: Any, key: str, base_url: str | None, options: dict[str, Any]) -> Any:
         if base_url:

@@ -52,7 +52,11 @@ class SdkProvider:
         key = env.get(self.key_env) or self._missing_key()
         self.label = f"{self.name} · {self.model}"
         self._sdk = sdk
-        self._client = self._connect(sdk, key, base_url, {"max_retries": max_retries, "timeout": timeout})
+        # self.base_url, not the argument: the SDK must talk to the URL the error messages name
+        # (it would otherwise read its own *_BASE_URL from os.environ, not from `env`).
+        self._client = self._connect(
+            sdk, key, self.base_url, {"max_retries": max_retries, "timeout": timeout}
+        )
 
     def snapshot(self) -> dict[str, Any]:
         """What a resumed session needs to talk to the same model (never the key)."""
