@@ -93,6 +93,28 @@ def plan_notes(messages: Any) -> int:
     return sum(1 for m in messages if "[PLAN MODE ACTIVE]" in str(m.get("content", "")))
 
 
+async def approved_session(project: Path, events: list[Any] | None = None) -> Session:
+    """A session whose model wrote PLAN and had it approved; it is now in execute mode."""
+    provider = ScriptedProvider.from_text(
+        turns(
+            {"tool_calls": [call("write_plan", title="Hello", content=PLAN)]},
+            {"tool_calls": [call("exit_plan_mode")]},
+            {"text": "approved"},
+        )
+    )
+    on_event = events.append if events is not None else None
+    session = Session(
+        project_root=project,
+        provider=provider,
+        ui=FakeUI(approve_as_shown),
+        on_event=on_event,
+        plan_mode=True,
+    )
+    await session.send("plan it")
+    assert session.mode == "execute"
+    return session
+
+
 async def test_the_whole_lifecycle(project: Path) -> None:
     events: list[Any] = []
     ui = FakeUI(Refine("Also mention it in the README, please."), approve_as_shown)
@@ -269,16 +291,7 @@ async def test_the_whole_lifecycle(project: Path) -> None:
 
 
 async def test_resume_after_approval_restores_execute_mode(project: Path) -> None:
-    provider = ScriptedProvider.from_text(
-        turns(
-            {"tool_calls": [call("write_plan", title="Add a hello script", content=PLAN)]},
-            {"tool_calls": [call("exit_plan_mode")]},
-            {"text": "approved"},
-        )
-    )
-    session = Session(project_root=project, provider=provider, ui=FakeUI(approve_as_shown), plan_mode=True)
-    await session.send("plan it")
-    assert session.mode == "execute"
+    session = await approved_session(project)
     restored = Session.resume(session.id, project_root=project, provider=ScriptedProvider(()))
     assert restored.mode == "execute"
     assert restored.approval == session.approval
@@ -418,22 +431,8 @@ async def test_refused_and_malformed_calls_reach_the_model_as_results(project: P
 
 async def test_deleted_plan_after_approval_refuses_writes(project: Path) -> None:
     events: list[Any] = []
-    provider = ScriptedProvider.from_text(
-        turns(
-            {"tool_calls": [call("write_plan", title="Hello", content=PLAN)]},
-            {"tool_calls": [call("exit_plan_mode")]},
-            {"text": "approved"},
-        )
-    )
-    session = Session(
-        project_root=project,
-        provider=provider,
-        ui=FakeUI(approve_as_shown),
-        on_event=events.append,
-        plan_mode=True,
-    )
-    await session.send("plan")
-    assert session.mode == "execute"
+    session = await approved_session(project, events)
+    provider = session.provider
     session.plan_path.unlink()
     add_turns(provider, {"tool_calls": [call("bash", command="touch made.txt")]})
     await session.send("go")
@@ -448,18 +447,9 @@ async def test_deleted_plan_after_approval_refuses_writes(project: Path) -> None
 
 async def test_plan_changed_between_turns_drops_the_packet_before_the_next_request(project: Path) -> None:
     events: list[Any] = []
-    provider = ScriptedProvider.from_text(
-        turns(
-            {"tool_calls": [call("write_plan", title="Hello", content=PLAN)]},
-            {"tool_calls": [call("exit_plan_mode")]},
-            {"text": "approved"},
-            {"text": "reading only"},
-        )
-    )
-    ui = FakeUI(approve_as_shown)
-    session = Session(project_root=project, provider=provider, ui=ui, on_event=events.append, plan_mode=True)
-    await session.send("plan")
-    assert session.mode == "execute"
+    session = await approved_session(project, events)
+    provider = session.provider
+    add_turns(provider, {"text": "reading only"})
     session.plan_path.write_text(PLAN.replace("A tiny script", "A small script"))
     await session.send("what next?")
     # The turn made no mutating call, yet the stale approval was not sent as the approved scope.
@@ -473,16 +463,7 @@ async def test_plan_changed_between_turns_drops_the_packet_before_the_next_reque
 
 
 async def test_resume_respects_the_users_return_to_planning(project: Path) -> None:
-    provider = ScriptedProvider.from_text(
-        turns(
-            {"tool_calls": [call("write_plan", title="Hello", content=PLAN)]},
-            {"tool_calls": [call("exit_plan_mode")]},
-            {"text": "approved"},
-        )
-    )
-    session = Session(project_root=project, provider=provider, ui=FakeUI(approve_as_shown), plan_mode=True)
-    await session.send("plan")
-    assert session.mode == "execute"
+    session = await approved_session(project)
     session.enter_plan_mode()  # the user's toggle, after the approval
     restored = Session.resume(project_root=project, provider=ScriptedProvider(()))
     assert restored.mode == "plan" and restored.approval is None and restored.resume_notice is None
