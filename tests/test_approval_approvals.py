@@ -303,3 +303,48 @@ def test_sealed_artifact_edited_after_sealing_is_a_typed_error(
     with pytest.raises(ApprovalError, match="modified after sealing"):
         approvals.check_and_revoke(plan)
     assert not approvals.is_current(plan)
+
+
+def _forge(approvals: Approvals, events_: list[dict]) -> None:
+    """A ledger whose chain and head verify but whose events were written by hand."""
+    from planview.approval.ledger import GENESIS, canonical_json, sha256_hex
+
+    lines, prev = [], GENESIS
+    for seq, event in enumerate(events_, start=1):
+        raw = canonical_json({**event, "seq": seq, "prev": prev, "at": "2026-01-01T00:00:00Z"}).encode()
+        lines.append(raw)
+        prev = sha256_hex(raw)
+    approvals.ledger.path.parent.mkdir(parents=True, exist_ok=True)
+    approvals.ledger.path.write_bytes(b"".join(line + b"\n" for line in lines))
+    approvals.ledger.head_path.write_text(canonical_json({"seq": len(lines), "sha256": prev}) + "\n")
+
+
+@pytest.mark.parametrize(
+    "forged",
+    [
+        [{"type": "approved"}],
+        [{"type": "revoked", "plan": ["x"]}],
+        [{"type": "approved", "plan": {"a": 1}}],
+        [
+            {
+                "type": "approved",
+                "plan": ".planview/plans/add-rate-limiting.md",
+                "canonical_sha256": "x",
+                "file_sha256": "y",
+                "artifact": "artifact:z",
+                "bytes": "lots",
+                "approver": "eve",
+            }
+        ],
+    ],
+)
+def test_chain_valid_but_malformed_events_are_a_ledger_error(
+    approvals: Approvals, plan: Path, forged: list[dict]
+) -> None:
+    _forge(approvals, forged)
+    assert approvals.ledger.verify().ok  # the chain alone cannot tell
+    with pytest.raises(LedgerError, match="seq 1: the (approved|revoked) event has (no|a malformed)"):
+        approvals.status(plan)
+    with pytest.raises(LedgerError, match="move the ledger aside"):
+        approvals.approve(plan)
+    assert not approvals.is_current(plan)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from planview.approval.errors import ApprovalError, EvidenceError
+from planview.approval.errors import ApprovalError, EvidenceError, LedgerError
 from planview.approval.identity import resolve_approver
 from planview.approval.ledger import Ledger, utc_now
 from planview.approval.packet import EvidencePacket, build_packet
@@ -67,6 +67,50 @@ class PlanStatus:
         return 0 if self.state == "approved" else 1
 
 
+# Field types an event must carry to be read as an approval or revocation. The chain proves the
+# ledger was not edited after the fact, not that whoever wrote it (by hand, with a recomputed chain)
+# wrote planview's fields: a malformed event is a LedgerError, never a KeyError or a wrong answer.
+_TEXT, _NUMBER, _MAYBE_TEXT = (str,), (int,), (str, type(None))
+# name -> (accepted types, required)
+_EVENT_FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
+    "approved": {
+        "plan": (_TEXT, True),
+        "canonical_sha256": (_TEXT, True),
+        "file_sha256": (_TEXT, True),
+        "artifact": (_TEXT, True),
+        "bytes": (_NUMBER, True),
+        "approver": (_TEXT, True),
+        "commit": (_MAYBE_TEXT, False),
+        "packet_sha256": (_MAYBE_TEXT, False),
+    },
+    "revoked": {
+        "plan": (_TEXT, True),
+        "reason": (_MAYBE_TEXT, False),
+        "revokes": ((int, type(None)), False),
+        "changed_sections": ((list, type(None)), False),
+    },
+}
+
+
+def _check_event(event: Mapping[str, Any]) -> None:
+    """LedgerError when an approved/revoked event lacks a field planview reads, or has the wrong type."""
+    kind = event.get("type")
+    for name, (kinds, required) in _EVENT_FIELDS.get(kind, {}).items():
+        if name not in event and not required:
+            continue
+        value = event.get(name)
+        malformed = isinstance(value, bool) or not isinstance(value, kinds)
+        if not malformed and isinstance(value, list):
+            malformed = not all(isinstance(item, str) for item in value)
+        if malformed:
+            problem = "has no" if name not in event else "has a malformed"
+            raise LedgerError(
+                f"ledger event seq {event.get('seq')!r}: the {kind} event {problem} {name!r} field (written "
+                "outside planview), so nothing in it can be trusted as approved. Run `planview audit`, move "
+                "the ledger aside (keep it as evidence) and approve the plan again"
+            )
+
+
 def record_from_event(event: Mapping[str, Any]) -> ApprovalRecord:
     return ApprovalRecord(
         seq=int(event["seq"]),
@@ -97,6 +141,7 @@ def history(events: tuple[Mapping[str, Any], ...]) -> list[ApprovalEntry]:
     entries: list[ApprovalEntry] = []
     open_by_plan: dict[str, int] = {}  # plan -> index into entries of its live approval
     for event in events:
+        _check_event(event)
         kind, plan = event.get("type"), event.get("plan")
         if kind == "approved":
             open_by_plan[plan] = len(entries)
