@@ -13,8 +13,6 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from rich.cells import cell_len
-from rich.style import Style
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
@@ -29,12 +27,12 @@ from planview.plan.diff import SectionDiff, changed_sections
 from planview.plan.document import PlanDocument, parse_plan
 from planview.plan.reviews import ReviewBaselines
 from planview.plan.store import PlanNotFoundError, planview_home, read_plan_text
-from planview.tui.review import gauge, hints
+from planview.tui.review import gauge, hints, rows
 from planview.tui.review.body import PlanBody, theme_from_variables
 from planview.tui.review.editor import RefineEditor
 from planview.tui.review.keys import KeysHelp
 from planview.tui.review.render import clean_text
-from planview.tui.review.text import fit_cells, is_empty_plan, plan_label
+from planview.tui.review.text import is_empty_plan, plan_label
 from planview.tui.styles import stylesheet
 
 _ROW_PADDING = 2  # the rows have one column of padding on each side (review.tcss)
@@ -255,18 +253,9 @@ class ReviewScreen(Screen[ReviewDecision]):
 
     @property
     def summary_text(self) -> str:
-        diff = self.diff
-        if diff is None or self.empty:
+        if self.diff is None or self.empty:
             return ""
-        total = len(self.document.sections)
-        parts = []
-        if diff.changed_count:
-            noun = "section" if total == 1 else "sections"
-            parts.append(f"{diff.changed_count} of {total} {noun} changed since your last review")
-        if diff.removed:
-            noun = "section" if len(diff.removed) == 1 else "sections"
-            parts.append(f"{len(diff.removed)} {noun} removed" + ("" if parts else " since your last review"))
-        return " · ".join(parts)
+        return rows.summary_text(self.diff, len(self.document.sections))
 
     @property
     def current_section_index(self) -> int | None:
@@ -317,49 +306,19 @@ class ReviewScreen(Screen[ReviewDecision]):
     def _update_rows(self) -> None:
         if not self.is_mounted:
             return
-        self.query_one("#title", Static).update(self._title_row())
+        width = self._row_width()
+        self.query_one("#title", Static).update(rows.title_row(self.title_text, self._display_path(), width))
         summary = self.query_one("#summary", Static)
         summary.update(Text(self.summary_text, no_wrap=True, overflow="ellipsis"))
         summary.display = bool(self.summary_text)
         self._update_position()
-        hint_row = Text(no_wrap=True, overflow="ellipsis")
-        for i, (key, label) in enumerate(hints.fit_hints(self.hint_list, self._row_width())):
-            if i:
-                hint_row.append(hints.SEPARATOR)
-            style = {"a": "bold $success", "r": "bold $accent"}.get(key, "bold")
-            hint_row.append(key, style)
-            if label:
-                hint_row.append(" " + label)
-        self.query_one("#hints", Static).update(_themed(hint_row, self._variables))
-
-    def _title_row(self) -> Text:
-        """The plan's title, and its path on the right when both fit."""
-        width = self._row_width()
-        title = fit_cells(self.title_text, width)
-        path = self._display_path()
-        row = Text(title, no_wrap=True)
-        room = width - cell_len(title) - 3
-        if cell_len(path) <= room:
-            row.append(" " * (width - cell_len(title) - cell_len(path)))
-            row.append(path, Style(bold=False, dim=True))
-        return row
+        self.query_one("#hints", Static).update(rows.hint_row(self.hint_list, width, self._variables))
 
     def _update_position(self) -> None:
         row = self.query_one("#scrollrow", Static)
-        body = self.body
-        row.display = body.overflowing
-        if body.overflowing:
-            fitted = self._scroll_row()
-            text = Text(no_wrap=True, overflow="crop")
-            if fitted.section:
-                text.append(fitted.section, "bold")
-                if fitted.section.endswith("· changed"):
-                    text.stylize(
-                        self._variables.get("warning", "yellow"), len(fitted.section) - len("· changed")
-                    )
-            text.append(" " * max(0, fitted.width - cell_len(fitted.section) - len(fitted.gauge)))
-            text.append(fitted.gauge)
-            row.update(text)
+        row.display = self.body.overflowing
+        if row.display:
+            row.update(rows.scroll_row(self._scroll_row(), self._variables.get("warning", "yellow")))
 
     @on(PlanBody.Moved)
     def _on_body_moved(self) -> None:
@@ -467,20 +426,6 @@ class ReviewScreen(Screen[ReviewDecision]):
         if not text:
             return  # an empty refinement does nothing
         self._decide(Refine(text))
-
-
-def _themed(text: Text, variables: dict[str, str]) -> Text:
-    """Resolve `$variable` colours in span styles against the app theme."""
-    spans = []
-    for span in text.spans:
-        style = span.style
-        if isinstance(style, str) and "$" in style:
-            style = " ".join(
-                variables.get(part[1:], "default") if part.startswith("$") else part for part in style.split()
-            )
-        spans.append(span._replace(style=style))
-    text.spans = spans
-    return text
 
 
 def _quiet_home(start: Path) -> Path | None:
