@@ -44,7 +44,6 @@ _CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 # as a Windows path separator (bash drops it, which is harmless for a read).
 _ESCAPABLE_META = frozenset(" \t|&;<>()$`\\\"'*?[]#~{}!")
 _DQ_SPECIAL = frozenset('$`"\\')
-_INNER_BRACES = re.compile(r"\{[^{}]*\}")
 # Fast path: no quotes, escapes, metacharacters or controls, only && and ; as separators. Such a
 # command's words are exactly its space/tab-separated runs (the common case: git status && git diff).
 _NOT_SIMPLE = re.compile(r"['\"\\|<>()$`*?\[#{}\x00-\x1f\x7f-\x9f]")
@@ -84,17 +83,24 @@ def _meta_reason(char: str, following: str) -> str:
 
 
 def _check_braces(skeleton: str) -> None:
-    """Refuse brace expansion ({a,b}, {1..3}): it can build an option no one wrote out."""
-    while True:
-        found = _INNER_BRACES.search(skeleton)
-        if found is None:
-            return
-        inner = found.group()
-        if "," in inner or ".." in inner:
-            raise ShellRefusal(
-                f"brace expansion ({inner}) is not allowed in plan mode; write the words out or quote them"
-            )
-        skeleton = skeleton[: found.start()] + "_" + skeleton[found.end() :]
+    """Refuse brace expansion ({a,b}, {1..3}): it can build an option no one wrote out.
+
+    One pass with a stack: each closed group is judged on its own text with inner groups collapsed
+    to "_" (so `{a,{b}}` counts the outer comma, `{{a}.{b}}` is no range), linear in the word.
+    """
+    groups: list[list[str]] = [[]]
+    for char in skeleton:
+        if char == "{":
+            groups.append([])
+        elif char == "}" and len(groups) > 1:
+            inner = "".join(groups.pop())
+            if "," in inner or ".." in inner:
+                raise ShellRefusal(
+                    f"brace expansion ({{{inner}}}) is not allowed in plan mode; write the words out or quote them"
+                )
+            groups[-1].append("_")
+        else:
+            groups[-1].append(char)
 
 
 def split_chain(command: str) -> list[list[Word]]:
