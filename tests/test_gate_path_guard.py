@@ -213,3 +213,11 @@ def test_self_referencing_input_terminates() -> None:
     loop["self"] = loop
     found = takes_path(loop)
     assert found is not None and "too deep" in found
+
+
+@pytest.mark.parametrize(
+    "value", [" /etc/passwd", "\t~/.ssh/id_rsa", "\u00a0../x", " C:\\x", "\u3000file:///etc", "/etc/passwd\n"]
+)
+def test_leading_whitespace_does_not_hide_a_path(value: str) -> None:
+    assert is_path_value(value)
+    assert takes_path({"query": value}) is not None

@@ -82,6 +82,8 @@ def is_path_key(key: str) -> bool:
 
 def is_path_value(text: str) -> bool:
     """Whether a string is shaped like a file path (URLs other than file: are not)."""
+    # Servers commonly strip their arguments: " /etc/passwd\n" reaches them as /etc/passwd.
+    text = text.strip()
     if not text or len(text) > 4096 or "\n" in text:
         return False
     if _PATH_VALUE.match(text) is None:
