@@ -12,34 +12,36 @@ from __future__ import annotations
 import io
 import re
 from collections import OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass
-from functools import cached_property
 
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
-from mdit_py_plugins.front_matter import front_matter_plugin
 from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
-from rich.cells import cell_len
 from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
-from rich.syntax import PygmentsSyntaxTheme
 from rich.text import Text
 from textual.strip import Strip
 
 from planview.gate import sanitize_for_terminal
+from planview.tui.review.fit import HAS_WIDE, fit_columns, wrap_wide
+from planview.tui.review.markdown_tree import (
+    Node,
+    align,
+    is_tight,
+    is_tight_item,
+    markdown,
+    task_state,
+    tree,
+)
+from planview.tui.review.theme import RenderTheme
 
 # C0, DEL and C1 controls: a last line of defence after the gate's sanitiser.
 _CONTROLS = {c: None for c in [*range(0x00, 0x20), *range(0x7F, 0xA0)]}
-_TASK = re.compile(r"^\[([ xX~])\]\s")
 _TASK_TEXT = re.compile(r"^\[[ xX~]\](?:\s+|$)")
 # Task markers by state; all single-width (East Asian width "N"), like the bullets.
 TASK_MARKERS = {"pending": "◻", "in_progress": "◧", "completed": "◼"}
-# East Asian wide characters: a line may break between any two of them (they use no spaces).
-_WIDE = "\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6"
-_HAS_WIDE = re.compile(f"[{_WIDE}]")
-_UNITS = re.compile(f"([{_WIDE}]|[^\\s{_WIDE}]+)(\\s*)")
+_TASK_STYLES = {"pending": "task_open", "in_progress": "task_active", "completed": "task_done"}
 _BULLETS = ("•", "◦", "▪")
 GUTTER = 2  # columns the body keeps left of every line for the changed mark
 _GAP = 2  # spaces between table columns
@@ -56,61 +58,6 @@ def clean_text(text: str) -> str:
 
 
 @dataclass(frozen=True)
-class RenderTheme:
-    """The colours the body is drawn with (resolved hex colours of the active Textual theme)."""
-
-    name: str = "textual-dark"
-    dark: bool = True
-    foreground: str = "#e0e0e0"
-    muted: str = "#8a8a8a"
-    primary: str = "#0178d4"
-    secondary: str = "#004578"
-    accent: str = "#fea62b"
-    success: str = "#4ebf71"
-    warning: str = "#fea62b"
-    code_background: str = "#1e1e1e"
-    link: str = "#5fafff"
-
-    @cached_property
-    def styles(self) -> dict[str, Style]:
-        return {
-            "h1": Style(color=self.primary, bold=True, underline=True),
-            "h2": Style(color=self.primary, bold=True),
-            "h3": Style(color=self.accent, bold=True),
-            "h4": Style(color=self.foreground, bold=True),
-            "h5": Style(color=self.foreground, bold=True, italic=True),
-            "h6": Style(color=self.muted, bold=True, italic=True),
-            "muted": Style(color=self.muted),
-            "code_inline": Style(color=self.accent, bgcolor=self.code_background),
-            "code_block": Style(color=self.foreground, bgcolor=self.code_background),
-            "quote": Style(color=self.muted, italic=True),
-            "quote_bar": Style(color=self.secondary if self.dark else self.muted),
-            "link": Style(color=self.link, underline=True),
-            "bullet": Style(color=self.primary),
-            "task_done": Style(color=self.success),
-            "task_open": Style(color=self.muted),
-            "task_active": Style(color=self.warning, bold=True),
-            "rule": Style(color=self.muted),
-            "table_header": Style(bold=True, color=self.foreground),
-            "table_border": Style(color=self.muted),
-        }
-
-    @cached_property
-    def _token_styles(self) -> dict[object, Style]:
-        return {}
-
-    def token_style(self, token_type: object) -> Style:
-        """The foreground of a Pygments token type (the code block keeps its own background)."""
-        styles = self._token_styles
-        style = styles.get(token_type)
-        if style is None:
-            full = PygmentsSyntaxTheme("monokai" if self.dark else "friendly").get_style_for_token(token_type)
-            style = Style(color=full.color, bold=full.bold, italic=full.italic, underline=full.underline)
-            styles[token_type] = style
-        return style
-
-
-@dataclass(frozen=True)
 class RenderedSection:
     """One section drawn at one width: its lines and, per line, the source line it shows."""
 
@@ -119,45 +66,6 @@ class RenderedSection:
 
 
 _Line = tuple[Text, int]
-
-
-class _Node:
-    """A node of markdown-it's token stream as a tree (lighter than markdown_it.tree.SyntaxTreeNode)."""
-
-    __slots__ = ("type", "children", "map", "content", "info", "attrs", "tag", "hidden", "markup")
-
-    def __init__(self, kind: str, token: Token) -> None:
-        self.type = kind
-        self.children: list[_Node] = []
-        self.map = token.map
-        self.content = token.content
-        self.info = token.info
-        self.attrs = token.attrs
-        self.tag = token.tag
-        self.hidden = token.hidden
-        self.markup = token.markup
-
-
-def _tree(tokens: list[Token]) -> list[_Node]:
-    root: list[_Node] = []
-    stack = [root]
-    for token in tokens:
-        if token.nesting == 1:
-            node = _Node(token.type.removesuffix("_open"), token)
-            stack[-1].append(node)
-            stack.append(node.children)
-        elif token.nesting == -1:
-            stack.pop()
-        else:
-            node = _Node(token.type, token)
-            if token.children:
-                node.children = _tree(token.children)
-            stack[-1].append(node)
-    return root
-
-
-def _markdown() -> MarkdownIt:
-    return MarkdownIt("commonmark").enable("table").enable("strikethrough").use(front_matter_plugin)
 
 
 class _Painter:
@@ -169,12 +77,12 @@ class _Painter:
         self.s = theme.styles
 
     # -- inline -----------------------------------------------------------------------------
-    def inline(self, node: _Node, style: Style | None = None) -> Text:
+    def inline(self, node: Node, style: Style | None = None) -> Text:
         text = Text(style=style or "")
         self._inline_into(text, node.children, Style())
         return text
 
-    def _inline_into(self, out: Text, nodes: list[_Node], style: Style) -> None:
+    def _inline_into(self, out: Text, nodes: list[Node], style: Style) -> None:
         for node in nodes:
             kind = node.type
             if kind == "text":
@@ -212,17 +120,13 @@ class _Painter:
     # -- helpers ----------------------------------------------------------------------------
     def wrap(self, text: Text, width: int) -> list[Text]:
         width = max(1, width)
-        if _HAS_WIDE.search(text.plain):
-            lines = [
-                piece for line in text.split("\n", allow_blank=True) for piece in _wrap_wide(line, width)
-            ]
+        if HAS_WIDE.search(text.plain):
+            lines = [piece for line in text.split("\n", allow_blank=True) for piece in wrap_wide(line, width)]
         else:
             lines = text.wrap(self.console, width, overflow="fold", no_wrap=False)
-        out = []
         for line in lines:
-            line.rstrip()
-            out.append(line)
-        return out or [Text("")]
+            line.rstrip()  # in place
+        return lines or [Text("")]
 
     @staticmethod
     def prefix(lines: list[_Line], first: Text, rest: Text) -> list[_Line]:
@@ -233,18 +137,10 @@ class _Painter:
         return out
 
     # -- blocks -----------------------------------------------------------------------------
-    def blocks(self, nodes: list[_Node], width: int, tight: bool = False) -> list[_Line]:
-        out: list[_Line] = []
-        for node in nodes:
-            lines = self.block(node, width)
-            if not lines:
-                continue
-            if out and not tight:
-                out.append((Text(""), out[-1][1]))
-            out.extend(lines)
-        return out
+    def blocks(self, nodes: list[Node], width: int) -> list[_Line]:
+        return _joined((self.block(node, width) for node in nodes), tight=False)
 
-    def block(self, node: _Node, width: int) -> list[_Line]:
+    def block(self, node: Node, width: int) -> list[_Line]:
         kind = node.type
         start = node.map[0] if node.map else 0
         if kind == "heading":
@@ -286,7 +182,7 @@ class _Painter:
         text = node.content.rstrip("\n")
         return [(line, start) for line in self.wrap(Text(text), width)] if text else []
 
-    def list_(self, node: _Node, width: int, depth: int) -> list[_Line]:
+    def list_(self, node: Node, width: int, depth: int) -> list[_Line]:
         ordered = node.type == "ordered_list"
         items = [c for c in node.children if c.type == "list_item"]
         first_number = int(node.attrs.get("start", 1) or 1) if ordered else 0
@@ -298,7 +194,7 @@ class _Painter:
                 marker = Text(f"{first_number + i}{delim}".rjust(number_width + 1) + " ", self.s["bullet"])
             else:
                 marker = Text(_BULLETS[depth % len(_BULLETS)] + " ", self.s["bullet"])
-            state = _task_state(item)
+            state = task_state(item)
             if state is not None:
                 box_ = Text(TASK_MARKERS[state] + " ", self.s[_TASK_STYLES[state]])
                 marker = Text.assemble(marker, box_) if ordered else box_
@@ -307,31 +203,27 @@ class _Painter:
             item_lines = (
                 self.prefix(body, marker, indent) if body else [(marker, item.map[0] if item.map else 0)]
             )
-            if out and not _is_tight(node):
+            if out and not is_tight(node):
                 out.append((Text(""), out[-1][1]))
             out.extend(item_lines)
         return out
 
-    def item_body(self, item: _Node, width: int, depth: int, task: bool = False) -> list[_Line]:
-        tight = _is_tight_item(item)
-        out: list[_Line] = []
-        for position, child in enumerate(item.children):
-            if child.type in ("bullet_list", "ordered_list"):
-                lines = self.list_(child, width, depth + 1)
-            elif task and position == 0 and child.children:
-                # The `[ ]` / `[~]` / `[x]` becomes the item's marker: drop it before wrapping.
-                text = self.inline(child.children[0])
-                match = _TASK_TEXT.match(text.plain)
-                text = text[match.end() :] if match else text
-                lines = [(line, child.map[0] if child.map else 0) for line in self.wrap(text, width)]
-            else:
-                lines = self.block(child, width)
-            if not lines:
-                continue
-            if out and not tight:
-                out.append((Text(""), out[-1][1]))
-            out.extend(lines)
-        return out
+    def item_body(self, item: Node, width: int, depth: int, task: bool = False) -> list[_Line]:
+        return _joined(
+            (self.item_child(child, width, depth, task and i == 0) for i, child in enumerate(item.children)),
+            tight=is_tight_item(item),
+        )
+
+    def item_child(self, child: Node, width: int, depth: int, task_text: bool) -> list[_Line]:
+        if child.type in ("bullet_list", "ordered_list"):
+            return self.list_(child, width, depth + 1)
+        if task_text and child.children:
+            # The `[ ]` / `[~]` / `[x]` becomes the item's marker: drop it before wrapping.
+            text = self.inline(child.children[0])
+            match = _TASK_TEXT.match(text.plain)
+            text = text[match.end() :] if match else text
+            return [(line, child.map[0] if child.map else 0) for line in self.wrap(text, width)]
+        return self.block(child, width)
 
     def code(self, code: str, lang: str, width: int, first_line: int, dim: bool = False) -> list[_Line]:
         base = self.s["code_block"] + (self.s["muted"] if dim else Style())
@@ -373,7 +265,7 @@ class _Painter:
                     lines[-1].append(part, style)
         return lines
 
-    def table(self, node: _Node, width: int, start: int) -> list[_Line]:
+    def table(self, node: Node, width: int, start: int) -> list[_Line]:
         """A GFM table fitted to the width: columns shrink widest-first and their cells wrap."""
         rows: list[tuple[list[Text], int, bool]] = []  # cells, source line, is header
         aligns: list[str] = []
@@ -381,7 +273,7 @@ class _Painter:
             for tr in part.children:
                 cells = [c for c in tr.children if c.type in ("th", "td")]
                 if part.type == "thead" and not aligns:
-                    aligns = [_align(c) for c in cells]
+                    aligns = [align(c) for c in cells]
                 texts = [self.inline(c.children[0]) if c.children else Text() for c in cells]
                 rows.append((texts, tr.map[0] if tr.map else start, part.type == "thead"))
         columns = max((len(r[0]) for r in rows), default=0)
@@ -391,7 +283,7 @@ class _Painter:
         for cells, _src, _head in rows:
             cells += [Text() for _ in range(columns - len(cells))]
         natural = [max(1, max(cells[i].cell_len for cells, _s, _h in rows)) for i in range(columns)]
-        widths = _fit_columns(natural, width - _GAP * (columns - 1))
+        widths = fit_columns(natural, width - _GAP * (columns - 1))
         gap = " " * _GAP
         out: list[_Line] = []
         for cells, src, head in rows:
@@ -419,92 +311,16 @@ class _Painter:
         return out
 
 
-def _wrap_wide(line: Text, width: int) -> list[Text]:
-    """Wrap a line holding CJK text: break at spaces or between wide characters; fold long words."""
-    plain = line.plain
-    offsets: list[int] = []
-    column = cell_len(plain[: len(plain) - len(plain.lstrip())])  # indentation
-    for match in _UNITS.finditer(plain):
-        word, space = match.group(1), match.group(2)
-        size = cell_len(word)
-        if column and column + size > width:
-            offsets.append(match.start())
-            column = 0
-        if size > width:  # a word longer than a line: fold it
-            for i, char in enumerate(word):
-                char_size = cell_len(char)
-                if column and column + char_size > width:
-                    offsets.append(match.start() + i)
-                    column = 0
-                column += char_size
-        else:
-            column += size
-        column += cell_len(space)
-    out = []
-    for piece in line.divide(offsets):
-        piece.rstrip()
-        out.append(piece)
-    return out or [Text("")]
-
-
-def _align(cell: _Node) -> str:
-    style = str(cell.attrs.get("style", ""))
-    return "right" if "right" in style else "center" if "center" in style else "left"
-
-
-def _fit_columns(natural: list[int], available: int) -> list[int]:
-    """Column widths within `available` cells: the widest columns give way first."""
-    if sum(natural) <= available:
-        return natural
-    if available <= len(natural):
-        return [1] * len(natural)  # the line is cropped at the width
-    low, high = 1, max(natural)
-    while low < high:  # the largest cap that fits
-        middle = (low + high + 1) // 2
-        if sum(min(n, middle) for n in natural) <= available:
-            low = middle
-        else:
-            high = middle - 1
-    widths = [min(n, low) for n in natural]
-    spare = available - sum(widths)
-    for i, n in enumerate(natural):
-        if spare <= 0:
-            break
-        if n > widths[i]:
-            widths[i] += 1
-            spare -= 1
-    return widths
-
-
-_TASK_STYLES = {"pending": "task_open", "in_progress": "task_active", "completed": "task_done"}
-
-
-def _task_state(item: _Node) -> str | None:
-    """ "completed" / "in_progress" / "pending" for a `[x]` / `[~]` / `[ ]` task item, None otherwise."""
-    first = item.children[0] if item.children else None
-    if first is None or first.type != "paragraph" or not first.children:
-        return None
-    inline = first.children[0]
-    if not inline.children or inline.children[0].type != "text":
-        return None
-    match = _TASK.match(inline.children[0].content)
-    if (
-        match is None
-        and inline.children[0].content in ("[ ]", "[~]", "[x]", "[X]")
-        and len(inline.children) > 1
-    ):
-        match = _TASK.match(inline.children[0].content + " ")
-    if match is None:
-        return None
-    return {" ": "pending", "~": "in_progress"}.get(match.group(1), "completed")
-
-
-def _is_tight(list_node: _Node) -> bool:
-    return all(_is_tight_item(item) for item in list_node.children)
-
-
-def _is_tight_item(item: _Node) -> bool:
-    return all(c.hidden for c in item.children if c.type == "paragraph")
+def _joined(parts: Iterable[list[_Line]], tight: bool) -> list[_Line]:
+    """Block lines one after another, a blank line between blocks unless `tight` (empty blocks dropped)."""
+    out: list[_Line] = []
+    for lines in parts:
+        if not lines:
+            continue
+        if out and not tight:
+            out.append((Text(""), out[-1][1]))
+        out.extend(lines)
+    return out
 
 
 class SectionRenderer:
@@ -513,7 +329,7 @@ class SectionRenderer:
     def __init__(self, max_entries: int = 8192) -> None:
         self._cache: OrderedDict[tuple[str, int, RenderTheme], RenderedSection] = OrderedDict()
         self._max = max_entries
-        self._md = _markdown()
+        self._md = markdown()
         self._consoles: dict[int, Console] = {}
         self.renders = 0  # cache misses, for tests and benchmarks
 
@@ -551,7 +367,7 @@ class SectionRenderer:
         console = self._console(width)
         painter = _Painter(console, theme)
         cleaned = clean_text(text)
-        lines = painter.blocks(_tree(self._md.parse(cleaned)), width)
+        lines = painter.blocks(tree(self._md.parse(cleaned)), width)
         last = max(0, cleaned.count("\n"))
         lines.append((Text(""), min(last, lines[-1][1] if lines else 0)))  # the gap before the next section
         strips = []

@@ -1,0 +1,65 @@
+"""Fitting text into terminal cells: CJK-aware wrapping and table column widths (pure)."""
+
+from __future__ import annotations
+
+import re
+
+from rich.cells import cell_len
+from rich.text import Text
+
+# East Asian wide characters: a line may break between any two of them (they use no spaces).
+_WIDE = "\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6"
+HAS_WIDE = re.compile(f"[{_WIDE}]")
+_UNITS = re.compile(f"([{_WIDE}]|[^\\s{_WIDE}]+)(\\s*)")
+
+
+def wrap_wide(line: Text, width: int) -> list[Text]:
+    """Wrap a line holding CJK text: break at spaces or between wide characters; fold long words."""
+    plain = line.plain
+    offsets: list[int] = []
+    column = cell_len(plain[: len(plain) - len(plain.lstrip())])  # indentation
+    for match in _UNITS.finditer(plain):
+        word, space = match.group(1), match.group(2)
+        size = cell_len(word)
+        if column and column + size > width:
+            offsets.append(match.start())
+            column = 0
+        if size > width:  # a word longer than a line: fold it
+            for i, char in enumerate(word):
+                char_size = cell_len(char)
+                if column and column + char_size > width:
+                    offsets.append(match.start() + i)
+                    column = 0
+                column += char_size
+        else:
+            column += size
+        column += cell_len(space)
+    out = []
+    for piece in line.divide(offsets):
+        piece.rstrip()
+        out.append(piece)
+    return out or [Text("")]
+
+
+def fit_columns(natural: list[int], available: int) -> list[int]:
+    """Column widths within `available` cells: the widest columns give way first."""
+    if sum(natural) <= available:
+        return natural
+    if available <= len(natural):
+        return [1] * len(natural)  # the line is cropped at the width
+    low, high = 1, max(natural)
+    while low < high:  # the largest cap that fits
+        middle = (low + high + 1) // 2
+        if sum(min(n, middle) for n in natural) <= available:
+            low = middle
+        else:
+            high = middle - 1
+    widths = [min(n, low) for n in natural]
+    spare = available - sum(widths)
+    for i, n in enumerate(natural):
+        if spare <= 0:
+            break
+        if n > widths[i]:
+            widths[i] += 1
+            spare -= 1
+    return widths

@@ -1,0 +1,64 @@
+"""The colours the review body is drawn with, resolved from the active Textual theme."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+
+from rich.style import Style
+from rich.syntax import PygmentsSyntaxTheme
+
+
+@dataclass(frozen=True)
+class RenderTheme:
+    """The colours the body is drawn with (resolved hex colours of the active Textual theme)."""
+
+    name: str = "textual-dark"
+    dark: bool = True
+    foreground: str = "#e0e0e0"
+    muted: str = "#8a8a8a"
+    primary: str = "#0178d4"
+    secondary: str = "#004578"
+    accent: str = "#fea62b"
+    success: str = "#4ebf71"
+    warning: str = "#fea62b"
+    code_background: str = "#1e1e1e"
+    link: str = "#5fafff"
+
+    @cached_property
+    def styles(self) -> dict[str, Style]:
+        return {
+            "h1": Style(color=self.primary, bold=True, underline=True),
+            "h2": Style(color=self.primary, bold=True),
+            "h3": Style(color=self.accent, bold=True),
+            "h4": Style(color=self.foreground, bold=True),
+            "h5": Style(color=self.foreground, bold=True, italic=True),
+            "h6": Style(color=self.muted, bold=True, italic=True),
+            "muted": Style(color=self.muted),
+            "code_inline": Style(color=self.accent, bgcolor=self.code_background),
+            "code_block": Style(color=self.foreground, bgcolor=self.code_background),
+            "quote": Style(color=self.muted, italic=True),
+            "quote_bar": Style(color=self.secondary if self.dark else self.muted),
+            "link": Style(color=self.link, underline=True),
+            "bullet": Style(color=self.primary),
+            "task_done": Style(color=self.success),
+            "task_open": Style(color=self.muted),
+            "task_active": Style(color=self.warning, bold=True),
+            "rule": Style(color=self.muted),
+            "table_header": Style(bold=True, color=self.foreground),
+            "table_border": Style(color=self.muted),
+        }
+
+    @cached_property
+    def _token_styles(self) -> dict[object, Style]:
+        return {}
+
+    def token_style(self, token_type: object) -> Style:
+        """The foreground of a Pygments token type (the code block keeps its own background)."""
+        styles = self._token_styles
+        style = styles.get(token_type)
+        if style is None:
+            full = PygmentsSyntaxTheme("monokai" if self.dark else "friendly").get_style_for_token(token_type)
+            style = Style(color=full.color, bold=full.bold, italic=full.italic, underline=full.underline)
+            styles[token_type] = style
+        return style
