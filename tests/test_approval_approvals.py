@@ -348,3 +348,16 @@ def test_chain_valid_but_malformed_events_are_a_ledger_error(
     with pytest.raises(LedgerError, match="move the ledger aside"):
         approvals.approve(plan)
     assert not approvals.is_current(plan)
+
+
+def test_approve_refuses_a_plan_that_changed_since_it_was_shown(approvals: Approvals, plan: Path) -> None:
+    from planview.plan.canonical import canonical_sha256
+
+    shown = canonical_sha256(plan.read_text(encoding="utf-8"))
+    edit(plan, "Write tests", "Skip the tests")  # the agent saves again while the reviewer reads
+    with pytest.raises(ApprovalError, match="changed after it was shown for review.*review it again"):
+        approvals.approve(plan, expected_canonical_sha256=shown)
+    assert not approvals.ledger.path.exists() or not events(approvals)
+    assert not approvals.artifacts_dir.exists() or not any(approvals.artifacts_dir.iterdir())
+    now = canonical_sha256(plan.read_text(encoding="utf-8"))
+    assert approvals.approve(plan, expected_canonical_sha256=now).canonical_sha256 == now

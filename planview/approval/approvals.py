@@ -311,13 +311,24 @@ class Approvals:
         return PlanStatus(plan, "stale", record, changed_sections=changed, revoked=revoked, detail=detail)
 
     # -- events ----------------------------------------------------------------------------
-    def approve(self, plan_path: Path, approver: str | None = None) -> ApprovalRecord:
-        """Seal the plan and record the approval; the same canonical content again returns the same record."""
+    def approve(
+        self, plan_path: Path, approver: str | None = None, *, expected_canonical_sha256: str | None = None
+    ) -> ApprovalRecord:
+        """Seal the plan and record the approval; the same canonical content again returns the same record.
+
+        A reviewer approves what they saw: pass the canonical hash of the text shown, and a plan that
+        changed since (the agent saved it again mid-review) is refused instead of sealed unseen.
+        """
         from planview.plan.canonical import canonical_sha256
 
         path = self._contained(plan_path)
         data, text = self._read_for_approval(path)
         canonical = canonical_sha256(text)
+        if expected_canonical_sha256 is not None and canonical != expected_canonical_sha256:
+            raise ApprovalError(
+                f"{self.store.relative(path)} changed after it was shown for review, so nothing was approved; "
+                "review it again"
+            )
         who = resolve_approver(approver, cwd=self.project_root)
         plan = self.plan_key(path)
         with self.ledger.locked(exclusive=True):
