@@ -259,7 +259,7 @@ async def test_the_whole_lifecycle(project: Path) -> None:
         provider,
         {
             "tool_calls": [
-                call("edit", path=rel, old_string="A tiny script", new_string="A small script"),
+                call("bash", command=f"sed -i 's/A tiny script/A small script/' {rel}"),
                 call("write", path="hello.py", content="print('hi')\n"),
                 call("edit", path="README.md", old_string="Run", new_string="Try"),
             ]

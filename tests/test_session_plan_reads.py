@@ -71,3 +71,20 @@ async def test_execute_mode_reads_anywhere(project: Path, secret: Path) -> None:
     session, events = _session(project, [{"name": "read", "arguments": {"path": "link"}}], plan_mode=False)
     await session.send("look")
     assert "TOPSECRET" in _results(events)[0]
+
+
+async def test_write_and_edit_refuse_planviews_own_state(project: Path) -> None:
+    # Even in execute mode: the ledger, sessions and plans are not the model's to rewrite.
+    (project / ".planview").mkdir(exist_ok=True)
+    ledger = project / ".planview" / "ledger.jsonl"
+    ledger.write_text("{}\n")
+    calls = [
+        {"name": "write", "arguments": {"path": ".planview/ledger.jsonl", "content": "forged"}},
+        {"name": "edit", "arguments": {"path": str(ledger), "old_string": "{}", "new_string": "[]"}},
+        {"name": "write", "arguments": {"path": "notes.txt", "content": "fine"}},
+    ]
+    session, events = _session(project, calls, plan_mode=False)
+    await session.send("go")
+    forged, edited, fine = _results(events)
+    assert "planview's own state" in forged and "planview's own state" in edited
+    assert ledger.read_text() == "{}\n" and (project / "notes.txt").read_text() == "fine"

@@ -273,7 +273,8 @@ async def ls(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
 # ---------------------------------------------------------------- write / edit
 
 
-def _writable(root: Path, value: Any) -> Path:
+def _writable(ctx: ToolContext, value: Any) -> Path:
+    root = ctx.project_root
     path = resolve(root, value)
     real = path.resolve()
     try:
@@ -282,11 +283,18 @@ def _writable(root: Path, value: Any) -> Path:
         raise ToolError(f"{value} is outside the project folder {root}; write only inside it") from None
     if rel.parts and rel.parts[0] == ".git":
         raise ToolError("writing inside .git is refused; use git commands through bash")
+    home = getattr(ctx.session, "home", None)
+    if home is not None and real.is_relative_to(Path(home).resolve()):
+        # The ledger, sessions and plans: an approval must not be one `write` away from the model.
+        raise ToolError(
+            f"{value} is planview's own state; plans change with write_plan in plan mode "
+            "and their steps with set_plan_steps"
+        )
     return path
 
 
 async def write(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
-    path = _writable(ctx.project_root, args.get("path"))
+    path = _writable(ctx, args.get("path"))
     content = args.get("content")
     if not isinstance(content, str):
         raise ToolError("`content` must be the full text of the file")
@@ -302,7 +310,7 @@ async def write(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
 
 
 async def edit(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
-    path = _writable(ctx.project_root, args.get("path"))
+    path = _writable(ctx, args.get("path"))
     old, new = args.get("old_string"), args.get("new_string")
     if not isinstance(old, str) or not old:
         raise ToolError("`old_string` must be the exact, non-empty text to replace")
