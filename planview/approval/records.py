@@ -1,0 +1,143 @@
+"""What the ledger says about approvals: the records read back from its events, and their history.
+
+Events are checked field by field as they are read (`history`): the hash chain proves the ledger was
+not edited after the fact, not that its events carry the fields planview reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from planview.approval.errors import LedgerError
+
+PlanState = Literal["approved", "stale", "not approved"]
+
+
+@dataclass(frozen=True)
+class ApprovalRecord:
+    seq: int
+    plan: str  # path relative to the project root
+    canonical_sha256: str
+    file_sha256: str  # of the sealed artifact's bytes
+    artifact: str  # "artifact:<uuid>"
+    bytes: int
+    approver: str
+    at: str  # UTC ISO 8601
+    commit: str | None  # git HEAD at approval time
+    packet_sha256: str | None = None
+
+
+@dataclass(frozen=True)
+class Revocation:
+    seq: int
+    plan: str
+    changed_sections: tuple[str, ...]
+    reason: str
+    revokes: int | None = None  # seq of the approval it revoked
+
+
+@dataclass(frozen=True)
+class ApprovalEntry:
+    record: ApprovalRecord
+    revocation: Revocation | None  # set once the approval was revoked
+
+
+@dataclass(frozen=True)
+class PlanStatus:
+    plan: str
+    state: PlanState
+    record: ApprovalRecord | None  # the newest approval of the plan (even when revoked)
+    changed_sections: tuple[str, ...] = ()
+    revoked: bool = False
+    detail: str = ""
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.state == "approved" else 1
+
+
+# Field types an event must carry to be read as an approval or revocation. The chain proves the
+# ledger was not edited after the fact, not that whoever wrote it (by hand, with a recomputed chain)
+# wrote planview's fields: a malformed event is a LedgerError, never a KeyError or a wrong answer.
+_TEXT, _NUMBER, _MAYBE_TEXT = (str,), (int,), (str, type(None))
+# name -> (accepted types, required)
+_EVENT_FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
+    "approved": {
+        "plan": (_TEXT, True),
+        "canonical_sha256": (_TEXT, True),
+        "file_sha256": (_TEXT, True),
+        "artifact": (_TEXT, True),
+        "bytes": (_NUMBER, True),
+        "approver": (_TEXT, True),
+        "commit": (_MAYBE_TEXT, False),
+        "packet_sha256": (_MAYBE_TEXT, False),
+    },
+    "revoked": {
+        "plan": (_TEXT, True),
+        "reason": (_MAYBE_TEXT, False),
+        "revokes": ((int, type(None)), False),
+        "changed_sections": ((list, type(None)), False),
+    },
+}
+
+
+def _check_event(event: Mapping[str, Any]) -> None:
+    """LedgerError when an approved/revoked event lacks a field planview reads, or has the wrong type."""
+    kind = event.get("type")
+    for name, (kinds, required) in _EVENT_FIELDS.get(kind, {}).items():
+        if name not in event and not required:
+            continue
+        value = event.get(name)
+        malformed = isinstance(value, bool) or not isinstance(value, kinds)
+        if not malformed and isinstance(value, list):
+            malformed = not all(isinstance(item, str) for item in value)
+        if malformed:
+            problem = "has no" if name not in event else "has a malformed"
+            raise LedgerError(
+                f"ledger event seq {event.get('seq')!r}: the {kind} event {problem} {name!r} field (written "
+                "outside planview), so nothing in it can be trusted as approved. Run `planview audit`, move "
+                "the ledger aside (keep it as evidence) and approve the plan again"
+            )
+
+
+def record_from_event(event: Mapping[str, Any]) -> ApprovalRecord:
+    return ApprovalRecord(
+        seq=int(event["seq"]),
+        plan=str(event["plan"]),
+        canonical_sha256=str(event["canonical_sha256"]),
+        file_sha256=str(event["file_sha256"]),
+        artifact=str(event["artifact"]),
+        bytes=int(event["bytes"]),
+        approver=str(event["approver"]),
+        at=str(event["at"]),
+        commit=event.get("commit"),
+        packet_sha256=event.get("packet_sha256"),
+    )
+
+
+def revocation_from_event(event: Mapping[str, Any]) -> Revocation:
+    return Revocation(
+        seq=int(event["seq"]),
+        plan=str(event["plan"]),
+        changed_sections=tuple(event.get("changed_sections") or ()),
+        reason=str(event.get("reason", "")),
+        revokes=event.get("revokes"),
+    )
+
+
+def history(events: tuple[Mapping[str, Any], ...]) -> list[ApprovalEntry]:
+    """Every approval in ledger order, each with the revocation that ended it (if any)."""
+    entries: list[ApprovalEntry] = []
+    open_by_plan: dict[str, int] = {}  # plan -> index into entries of its live approval
+    for event in events:
+        _check_event(event)
+        kind, plan = event.get("type"), event.get("plan")
+        if kind == "approved":
+            open_by_plan[plan] = len(entries)
+            entries.append(ApprovalEntry(record_from_event(event), None))
+        elif kind == "revoked" and plan in open_by_plan:
+            index = open_by_plan.pop(plan)
+            entries[index] = ApprovalEntry(entries[index].record, revocation_from_event(event))
+    return entries
