@@ -30,3 +30,10 @@ def test_wide_text_breaks_between_characters_within_the_width() -> None:
         "".join(line.plain for line in lines).replace(" ", "")
         == "計画を確認してから実行します。thenasciiwords"
     )
+
+
+def test_closing_punctuation_never_starts_a_line() -> None:
+    for width in range(4, 16):
+        lines = wrap_wide(Text("新規、移動。次（設定）を確認してください、完了。"), width)
+        assert all(line.cell_len <= width for line in lines)
+        assert not any(line.plain[:1] in "、。）" for line in lines), (width, [x.plain for x in lines])
