@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -35,6 +35,7 @@ from planview.session.events import (
 )
 from planview.session.persistence import SessionLog, SessionState, find_session, read_session
 from planview.session.providers.base import ModelRequest, ModelToolCall, Provider, TextChunk, ToolCallChunk
+from planview.session.restore import restore
 from planview.session.tools import ToolResult, schemas_for
 from planview.session.ui import ReviewRequest, SessionUI
 
@@ -90,7 +91,7 @@ class Session:
         self._log = SessionLog(self.home, self.id) if persist else None
         if self._log is not None and self._log.exists():
             saved = read_session(self._log.path)
-            self._restore(saved.state, saved.conversation)
+            restore(self, saved.state, saved.conversation)
 
     # ------------------------------------------------------------------ construction helpers
 
@@ -110,67 +111,6 @@ class Session:
         if plan_mode and not session.saved_mode:
             session.mode, session._note_pending = "plan", True
         return session
-
-    def _restore(self, state: SessionState | None, conversation: Sequence[Mapping[str, Any]]) -> None:
-        self.conversation = [dict(m) for m in conversation]
-        lifecycle.close_dangling_calls(
-            self.conversation, "not run: the session ended before this call finished"
-        )
-        if state is None:
-            return
-        self.saved_mode = True
-        self.mode = "plan" if state.mode == "plan" else "execute"
-        self.plan_path = Path(state.plan_path) if state.plan_path else None
-        self.todos, self.deferred_steps = state.todos, state.deferred
-        self._note_pending = self.mode == "plan"
-        restore = getattr(self.provider, "restore", None)
-        if state.provider and callable(restore):
-            restore(state.provider)
-        if self.plan_path is None:
-            return
-        # The ledger is the authority: a plan approved outside (planview approve) resumes in execute
-        # mode; an approval that is no longer current sends the session back to plan mode.
-        try:
-            current = (
-                self.approvals.current(self.plan_path) if self.approvals.is_current(self.plan_path) else None
-            )
-        except PlanviewError:
-            current = None
-        saved_seq = (state.approval or {}).get("seq")
-        self._seen_seq = state.seen_approval if state.seen_approval is not None else saved_seq
-        if (
-            current is not None
-            and state.mode == "plan"
-            and self._seen_seq is not None
-            and current.seq <= self._seen_seq
-        ):
-            current = None  # the user went back to planning after this approval: respect that
-        if current is not None:
-            try:
-                self._pin(current)
-            except PlanviewError as exc:  # e.g. the evidence packet no longer verifies: plan again
-                self.mode, self.approval, self._packet, self._stale = "plan", None, None, ()
-                self._note_pending = True
-                self.resume_notice = f"The approval of {self.relative(self.plan_path)} cannot be used: {exc}"
-                return
-            if saved_seq != current.seq:
-                steps = _steps(self.store.read(self.plan_path))
-                merge = self.seed_steps(steps, emit=False)
-                self.resume_notice = (
-                    f"The plan {self.relative(self.plan_path)} was approved by {current.approver} "
-                    f"({current.artifact}). You are in execute mode: the plan file is the source of truth; "
-                    "follow its steps in order and tick them with set_plan_steps.\nSteps:\n"
-                    + lifecycle.steps_listing(steps)
-                    + (
-                        f"\n({len(merge.deferred)} step(s) deferred by the todo cap.)"
-                        if merge.deferred
-                        else ""
-                    )
-                )
-        elif state.approval is not None:
-            self.mode, self.approval, self._packet = "plan", None, None
-            self._stale = ()
-            self._note_pending = True
 
     # ------------------------------------------------------------------ state queries
 
@@ -455,12 +395,6 @@ class Session:
         self._stale = stale_sections
         self._note_pending = True
         self._mode_changed(note)
-
-
-def _steps(text: str) -> tuple[Any, ...]:
-    from planview.plan.steps import extract_steps
-
-    return extract_steps(text).steps
 
 
 def _record_dict(record: Any) -> dict[str, Any] | None:
