@@ -153,7 +153,17 @@ def test_plans_dir_missing_exits_2() -> None:
     done = run_cli("plans", "--dir", "no-such-folder")
     assert done.returncode == 2
     assert (
-        done.stderr.strip() == "planview: no such folder: no-such-folder; pass a folder that holds .md plans"
+        done.stderr.strip() == "planview: no-such-folder does not exist; pass a folder that holds .md plans"
+    )
+
+
+def test_plans_dir_naming_a_file_says_so(tmp_path: Path) -> None:
+    plan = tmp_path / "plan.md"
+    plan.write_text("# A plan\n", encoding="utf-8")
+    done = run_cli("plans", "--dir", str(plan))
+    assert done.returncode == 2
+    assert (
+        done.stderr.strip() == f"planview: {plan} is a file, not a folder; pass a folder that holds .md plans"
     )
 
 

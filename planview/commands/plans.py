@@ -65,9 +65,8 @@ def run_plans(args: argparse.Namespace) -> int:
     if args.dir is not None:
         folder = args.dir
         if not folder.is_dir():
-            raise PlanPathError(
-                f"no such folder: {_printable(str(folder))}; pass a folder that holds .md plans"
-            )
+            what = "is a file, not a folder" if folder.exists() else "does not exist"
+            raise PlanPathError(f"{_printable(str(folder))} {what}; pass a folder that holds .md plans")
         infos = list_plans(folder)
         label = str(folder)
         shown = {info.path: info.path.name for info in infos}
