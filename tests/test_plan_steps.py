@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from planview.errors import PlanviewError
+from planview.plan.canonical import canonical_sha256
 from planview.plan.steps import StepUpdate, StepUpdateError, extract_steps, set_steps
 
 PLAN = """\
@@ -322,3 +323,18 @@ def test_reopening_removes_a_marker_only_continuation_line():
     new = set_steps(text, [StepUpdate(1, "pending")])
     assert new == "## Steps\n- [ ] first line\n  more\n- next\n"
     assert [s.completed for s in extract_steps(new).steps] == [False, False]
+
+
+def test_ticking_a_step_of_a_plan_without_steps_section_or_checklist_keeps_every_step() -> None:
+    # Fallback plans use every top-level list; a first box in one list must not make it the only one.
+    text = "# Plan\n\n## Problem\n\n- slow start\n- no cache\n\n## Solution\n\n- add a cache\n- warm it\n"
+    before = extract_steps(text)
+    assert before.source == "shallowest_list" and before.total == 4
+    edited = set_steps(text, [StepUpdate(4, "completed")])
+    after = extract_steps(edited)
+    assert [s.text for s in after.steps] == [s.text for s in before.steps]
+    assert [s.status for s in after.steps] == ["pending", "pending", "pending", "completed"]
+    assert canonical_sha256(edited) == canonical_sha256(text)
+    # Step numbers stay valid for the next update.
+    again = extract_steps(set_steps(edited, [StepUpdate(1, "in_progress")]))
+    assert [s.status for s in again.steps] == ["in_progress", "pending", "pending", "completed"]

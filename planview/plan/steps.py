@@ -397,8 +397,32 @@ def set_steps(text: str, updates: Iterable[StepUpdate | Mapping]) -> str:
         )
     if not final:
         return text
+    edited = _apply(text, located, final)
+    if steps.source == "shallowest_list" and _texts(edited) != _texts(steps):
+        # No Steps section and no checklist: the steps are every top-level list, and the first box
+        # inserted would make its list the plan's only checklist, hiding (and renumbering) the other
+        # steps. Giving every step its box keeps them all; statuses and the canonical hash are unchanged.
+        boxed = dict(final)
+        for number, loc in enumerate(located, start=1):
+            if number not in boxed and not loc.step.has_checkbox and loc.item.first_kind == "paragraph_open":
+                boxed[number] = StepUpdate(number, loc.step.status)
+        edited = _apply(text, located, boxed)
+        if _texts(edited) != _texts(steps):
+            raise StepUpdateError(
+                "setting these checkboxes would change which items count as the plan's steps; add a "
+                "'## Steps' section holding the steps, then retry. Nothing was changed.",
+                tuple(final),
+            )
+    return edited
+
+
+def _texts(found: str | StepList) -> list[str]:
+    return [step.text for step in (extract_steps(found) if isinstance(found, str) else found).steps]
+
+
+def _apply(text: str, located: list[_Located], updates: Mapping[int, StepUpdate]) -> str:
     pieces: list[str | None] = list(text.split("\n"))
-    for number, update in final.items():
+    for number, update in updates.items():
         _edit(pieces, located[number - 1], update.status)
     return "\n".join(piece for piece in pieces if piece is not None)
 
