@@ -338,3 +338,14 @@ def test_ticking_a_step_of_a_plan_without_steps_section_or_checklist_keeps_every
     # Step numbers stay valid for the next update.
     again = extract_steps(set_steps(edited, [StepUpdate(1, "in_progress")]))
     assert [s.status for s in again.steps] == ["in_progress", "pending", "pending", "completed"]
+
+
+@pytest.mark.parametrize("marker", ["1.", "-"])
+def test_box_after_five_spaces_is_code_text_not_a_checkbox(marker: str) -> None:
+    # CommonMark: 5+ spaces after the marker start indented code, which the canonical hash keeps
+    # verbatim; flipping that "[x]" would make a tick invalidate the plan's approval.
+    text = f"## Steps\n{marker}     [x] a\n"
+    (step,) = extract_steps(text).steps
+    assert not step.has_checkbox and step.status == "pending"
+    with pytest.raises(StepUpdateError, match="indented code"):
+        set_steps(text, [StepUpdate(1, "pending")])

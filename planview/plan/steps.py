@@ -254,9 +254,11 @@ def _has_checkbox(line: str) -> bool:
 def _make_step(index: int, item: _Item, lines: tuple[str, ...]) -> tuple[Step, _Item, tuple[int, int]]:
     first = lines[item.start - 1].removesuffix("\r")
     match = _ITEM_LINE.match(first)
-    has_checkbox = bool(match and match.group("box"))
+    # Five or more spaces after the marker make the item's content indented code, where `[x]` is
+    # text: the canonical hash keeps it, so it must not read (or be edited) as a checkbox either.
+    has_checkbox = bool(match and match.group("box")) and item.first_kind != "code_block"
     state = match.group("state") if has_checkbox else None
-    raw = first[match.end() :] if match else first
+    raw = (first[match.end() :] if has_checkbox else first[match.end("gap") :]) if match else first
     if item.para and item.content is not None and (item.para[0] == item.start or not raw.strip()):
         # The first paragraph, on the marker line or right below an otherwise empty one.
         content, text_lines = item.content, item.para
