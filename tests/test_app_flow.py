@@ -8,6 +8,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from textual.geometry import Region
 
 from planview.demo import DEMO_TASK, NOT_APPROVED, demo_provider, prepare_demo_project
 from planview.session.providers.scripted import ScriptedProvider, parse_script
@@ -230,7 +231,8 @@ async def test_plans_lists_and_review_opens_the_newest(project: Path) -> None:
         await wait_for(pilot, lambda: not screen.busy and app.session.plan_path is not None, "the plan")
         await submit(pilot, app, "/plans")
         await pilot.pause()
-        listing = [n.render().plain for n in screen.transcript.query(NoticeRow)][-1]
+        row = list(screen.transcript.query(NoticeRow))[-1]
+        listing = "\n".join(s.text for s in row.render_lines(Region(0, 0, row.size.width, row.size.height)))
         assert "Plans (1)" in listing and "Tidy" in listing and "1/2 steps" in listing
         await submit(pilot, app, "/plan review")
         await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review screen")

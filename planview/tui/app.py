@@ -13,6 +13,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from rich.console import Group, RenderableType
+from rich.padding import Padding
 from rich.text import Text
 from textual.app import App
 from textual.binding import Binding
@@ -24,6 +26,7 @@ from planview.tui.messages import ConfirmRequested, ReviewRequested, SessionEven
 from planview.tui.palette import PlanCommands
 from planview.tui.session_screen import SessionScreen
 from planview.tui.styles import stylesheet
+from planview.tui.widgets.transcript import clean
 
 SessionFactory = Callable[[Any, Callable[[Any], None]], Any]
 """(ui: SessionUI, on_event) -> Session"""
@@ -244,16 +247,20 @@ class PlanviewApp(App):
             self._notice("No plans yet. Ask for one with /plan <task>.")
             return
         screen = self.session_screen
-        out = Text(f"Plans ({len(plans)}), newest first — /plan review <path> opens one\n", style="bold")
+        heading = f"Plans ({len(plans)}), newest first — /plan review <path> opens one"
+        if screen is None:
+            self.notify(heading)
+            return
+        rows: list[RenderableType] = [Text(heading, style="bold")]
         for info in plans:
-            label = screen.plan_label(info.path) if screen else str(info.path)
-            out.append(f"  {label}", style="bold")
-            out.append(f"  {info.title}")
+            # Path, then title under it, each padded: a long line wraps inside its indent instead
+            # of at the margin, where it would read as another plan.
+            rows.append(Padding(Text(clean(screen.plan_label(info.path)), style="bold"), (0, 0, 0, 2)))
+            line = Text(clean(info.title))
             if info.steps_total:
-                out.append(f"  {info.steps_done}/{info.steps_total} steps", style="dim")
-            out.append("\n")
-        out.rstrip()
-        self._notice(out)
+                line.append(f" · {info.steps_done}/{info.steps_total} steps", style="dim")
+            rows.append(Padding(line, (0, 0, 0, 6)))
+        screen.transcript.add_notice(Group(*rows))
 
     def palette_toggle_plan(self) -> None:
         if self.session_screen is not None:

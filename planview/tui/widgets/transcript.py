@@ -97,8 +97,9 @@ class UserRow(Static):
 class NoticeRow(Static):
     """A line from planview itself (mode changes, plans written, errors)."""
 
-    def __init__(self, text: str | Text, *, kind: str = "info") -> None:
-        super().__init__(text if isinstance(text, Text) else Text(clean(text)))
+    def __init__(self, text: str | RenderableType, *, kind: str = "info") -> None:
+        # A plain string is cleaned here; a built renderable must hold cleaned text already.
+        super().__init__(Text(clean(text)) if isinstance(text, str) else text)
         self.add_class(f"-{kind}")
 
 
@@ -198,7 +199,7 @@ class Transcript(VerticalScroll):
         self.end_message()
         self._add(UserRow(text))
 
-    def add_notice(self, text: str | Text, kind: str = "info") -> NoticeRow:
+    def add_notice(self, text: str | RenderableType, kind: str = "info") -> NoticeRow:
         self.end_message()
         row = NoticeRow(text, kind=kind)
         self._add(row)
