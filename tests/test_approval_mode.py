@@ -111,6 +111,22 @@ def test_git_identity(project: Path) -> None:
     assert resolve_approver(cwd=project) == "Ada Reviewer <ada@example.com>"
 
 
+@pytest.mark.parametrize("name", ["Bob\u009b31m", "Bob\u202eevE", "Bob\x85"])
+def test_explicit_approver_with_terminal_controls_is_refused(project: Path, name: str) -> None:
+    with pytest.raises(ApprovalError, match="printable"):
+        resolve_approver(name, cwd=project)
+
+
+def test_git_identity_with_controls_or_other_encodings_is_cleaned(project: Path) -> None:
+    # The name lands in the ledger and is printed by status/audit: no escape sequences, no crash on
+    # a user.name that is not UTF-8.
+    subprocess.run(
+        [b"git", b"config", b"user.name", b"Eve\x1b[31m\xc2\x9b Red\xe2\x80\xae"], cwd=project, check=True
+    )
+    subprocess.run([b"git", b"config", b"user.email", b"eve@x\xff"], cwd=project, check=True)
+    assert resolve_approver(cwd=project) == "Eve[31m Red <eve@x\ufffd>"
+
+
 def test_os_user_outside_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", os.devnull)
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")

@@ -10,7 +10,10 @@ from planview.approval.errors import ApprovalError
 
 
 def _clean(name: str) -> str:
-    return " ".join(name.split())
+    """Whitespace runs as one space, and no character a terminal would act on (ESC, C1, bidi controls):
+    the name goes into the ledger and is printed by status and audit."""
+    kept = (ch if ch.isprintable() or ch.isspace() else "" for ch in name)
+    return " ".join("".join(kept).split())
 
 
 def _git_config(key: str, cwd: Path | None) -> str:
@@ -20,7 +23,9 @@ def _git_config(key: str, cwd: Path | None) -> str:
             cwd=cwd,
             capture_output=True,
             text=True,
+            errors="replace",  # a name in another encoding is still a name, not a crash
             timeout=10,
+            stdin=subprocess.DEVNULL,
             check=False,
         )
     except (OSError, subprocess.SubprocessError):
@@ -32,7 +37,7 @@ def resolve_approver(explicit: str | None = None, cwd: Path | None = None) -> st
     """`--as NAME` wins; else `user.name <user.email>` from git (either alone if that is all); else the OS user."""
     if explicit is not None:
         name = _clean(explicit)
-        if not name or any(ord(ch) < 32 or ord(ch) == 127 for ch in explicit if ch not in " \t"):
+        if not name or not all(ch.isprintable() or ch == "\t" for ch in explicit):
             raise ApprovalError("--as needs a printable name, e.g. --as 'Ada Reviewer <ada@example.com>'")
         return name
     user, email = _git_config("user.name", cwd), _git_config("user.email", cwd)
