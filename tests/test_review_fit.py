@@ -37,3 +37,9 @@ def test_closing_punctuation_never_starts_a_line() -> None:
         lines = wrap_wide(Text("新規、移動。次（設定）を確認してください、完了。"), width)
         assert all(line.cell_len <= width for line in lines)
         assert not any(line.plain[:1] in "、。）" for line in lines), (width, [x.plain for x in lines])
+
+
+def test_small_kana_never_starts_a_line() -> None:
+    for width in range(4, 20):
+        lines = wrap_wide(Text("エージェント設定とドキュメントのみ。シャッター"), width)
+        assert not any(line.plain[:1] in "ュャッ" for line in lines), (width, [x.plain for x in lines])

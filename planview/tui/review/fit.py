@@ -10,8 +10,8 @@ from rich.text import Text
 # East Asian wide characters: a line may break between any two of them (they use no spaces).
 _WIDE = "\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6"
 HAS_WIDE = re.compile(f"[{_WIDE}]")
-# Closing punctuation never starts a line (kinsoku): it stays with the character before it.
-_CLOSING = "、。，．・：；？！）」』】〕〉》〙〗｝］ー々ゝゞ"
+# Closing punctuation and small kana never start a line (kinsoku): they stay with the character before.
+_CLOSING = "、。，．・：；？！）」』】〕〉》〙〗｝］ー々ゝゞぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ"
 _UNITS = re.compile(f"([{_WIDE}][{_CLOSING}]*|[^\\s{_WIDE}]+[{_CLOSING}]*)(\\s*)")
 
 
