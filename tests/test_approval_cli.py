@@ -202,3 +202,25 @@ def test_audit_exits_1_naming_the_first_bad_line(capsys: pytest.CaptureFixture[s
 def test_audit_without_approvals(capsys: pytest.CaptureFixture[str], project: Path) -> None:
     code, out, _ = run(capsys, "audit")
     assert code == 0 and "no approvals yet" in out
+
+
+def test_status_and_audit_never_print_escape_sequences(
+    capsys: pytest.CaptureFixture[str], plan: Path
+) -> None:
+    # A hand-edited ledger (chain recomputed) and an untracked file named with an escape sequence.
+    from planview.approval.ledger import canonical_json, sha256_hex
+
+    assert run(capsys, "approve", str(plan))[0] == 0
+    home = plan.parent.parent
+    ledger = home / "ledger.jsonl"
+    event = json.loads(ledger.read_text(encoding="utf-8"))
+    event["approver"] = "Eve\x1b]0;pwned\x07\x1b[2J\u202eevE"
+    raw = canonical_json(event).encode("utf-8")
+    ledger.write_bytes(raw + b"\n")
+    (home / "ledger.head").write_text(canonical_json({"seq": 1, "sha256": sha256_hex(raw)}) + "\n")
+    (plan.parent.parent.parent / "evil\x1b[31m.txt").write_text("x")
+    for argv in (("status", str(plan)), ("audit",)):
+        code, out, err = run(capsys, *argv)
+        assert code == 0, err
+        assert "Eve" in out
+        assert not any(ch in out for ch in "\x1b\x07\u202e"), argv

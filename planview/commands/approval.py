@@ -118,22 +118,30 @@ def run_status(args: argparse.Namespace) -> int:
             )
         )
         return status.exit_code
-    print(f"{status.state}: {status.plan}")
+    lines = [f"{status.state}: {status.plan}"]
     record = status.record
     if status.state == "approved" and record is not None:
-        print(f"  {record.artifact} by {record.approver} at {record.at}")
+        lines.append(f"  {record.artifact} by {record.approver} at {record.at}")
     elif status.state == "stale" and record is not None:
-        print(f"  approved as {record.artifact} by {record.approver} at {record.at}, then changed")
+        lines.append(f"  approved as {record.artifact} by {record.approver} at {record.at}, then changed")
         if status.changed_sections:
-            print("  changed sections:")
-            for name in status.changed_sections:
-                print(f"    - {name}")
+            lines.append("  changed sections:")
+            lines.extend(f"    - {name}" for name in status.changed_sections)
         else:
-            print(f"  {status.detail}")
-        print(f"  approve it again: planview approve {_quote(store.relative(path))}")
+            lines.append(f"  {status.detail}")
+        lines.append(f"  approve it again: planview approve {_quote(store.relative(path))}")
     else:
-        print(f"  approve it: planview approve {_quote(store.relative(path))}")
+        lines.append(f"  approve it: planview approve {_quote(store.relative(path))}")
+    print(_for_terminal("\n".join(lines)))
     return status.exit_code
+
+
+def _for_terminal(text: str) -> str:
+    """Ledger fields, plan section titles and file names are not planview's to trust: a hand-written
+    ledger or a file named with escape sequences must not drive the terminal."""
+    from planview.gate.terminal import sanitize_for_terminal
+
+    return sanitize_for_terminal(text)
 
 
 def _quote(text: str) -> str:
@@ -150,7 +158,7 @@ def run_audit(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report.to_dict(), ensure_ascii=False, sort_keys=True))
     else:
-        print(report.render())
+        print(_for_terminal(report.render()))
     if not report.verification.ok:
         problem = report.verification.problem
         print(
