@@ -36,3 +36,24 @@ def test_git_changes_without_git_or_commits(tmp_path: Path) -> None:
     assert changes.untracked == ("new.txt",) and "no commit was recorded" in (changes.note or "")
     gone = git_changes(tmp_path, "0" * 40)
     assert "no longer in this repository" in (gone.note or "") and gone.changed == ()
+
+
+def test_audit_reports_a_non_utf8_artifact_whose_packet_is_gone(project: Path) -> None:
+    # With the packet missing, audit rebuilds it from the sealed artifact: an artifact edited into
+    # non-UTF-8 bytes must be reported, not crash the audit.
+    from planview.approval import Approvals
+    from planview.approval.audit import build_audit
+    from planview.plan.store import PlanStore
+
+    store = PlanStore.for_cwd()
+    plan = store.write("Plan", "# Plan\n\n## Steps\n- [ ] one\n").path
+    approvals = Approvals(store.home, store.project_root)
+    record = approvals.approve(plan)
+    sealed = approvals.artifact_path(record)
+    os.chmod(sealed, 0o644)
+    sealed.write_bytes(sealed.read_bytes() + b"\xff")
+    sealed.with_suffix(".packet.json").unlink()
+    report = build_audit(approvals)
+    assert report.newest is not None
+    assert not report.newest.artifact_ok
+    assert not report.newest.packet_ok and "modified after sealing" in (report.newest.packet_note or "")

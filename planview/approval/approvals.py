@@ -376,3 +376,8 @@ def path_text(path: Path) -> str:
         return path.read_bytes().decode("utf-8")
     except FileNotFoundError as exc:
         raise ApprovalError(f"sealed artifact {path} is missing; approve the plan again") from exc
+    except UnicodeDecodeError as exc:  # sealing requires UTF-8, so the artifact was edited since
+        raise ApprovalError(
+            f"sealed artifact {path} was modified after sealing (it is no longer UTF-8 text); move it aside "
+            "(keep it as evidence) and approve the plan again"
+        ) from exc
