@@ -226,11 +226,6 @@ class VerifiedPrefix:
     hashes: tuple[str, ...]
 
 
-def check_ledger(data: bytes, head: Any) -> Verification:
-    """Pure verification of ledger bytes against its head record (None when there is no head file)."""
-    return _check(data, head, None)[0]
-
-
 def _check(
     data: bytes, head: Any, prefix: VerifiedPrefix | None
 ) -> tuple[Verification, VerifiedPrefix | None]:

@@ -131,10 +131,6 @@ class _Item:
     first_kind: str | None = None  # token type of the item's first child (None: empty item)
 
 
-def is_steps_title(title: str) -> bool:
-    return _normalise_title(title) == "steps"
-
-
 def _normalise_title(title: str) -> str:
     title = " ".join(title.split()).casefold()
     # Leading emoji / symbols ("✅ Steps"), then section numbering ("4.", "IV.").
