@@ -48,14 +48,16 @@ async def test_plan_mode_readers_refuse_paths_outside_the_project(project: Path,
         {"name": "ls", "arguments": {"path": "linkdir"}},
         {"name": "find", "arguments": {"glob": "*", "path": "../"}},
         {"name": "read", "arguments": {"path": "README.md"}},
+        {"name": "find", "arguments": {"glob": "../outside/*"}},
     ]
     session, events = _session(project, calls, plan_mode=True)
     await session.send("look")
     results = _results(events)
-    assert len(results) == 7
+    assert len(results) == 8
     for text in results[:6]:
         assert "outside the project folder" in text and "TOPSECRET" not in text
     assert "sample project" in results[6]
+    assert results[7] == "no files match '../outside/*'"
 
 
 async def test_plan_mode_grep_fallback_skips_links_out(

@@ -235,12 +235,16 @@ async def find(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
     if not base.is_dir():
         raise ToolError(f"{display(ctx.project_root, base)} is not a folder")
 
+    roots = _read_roots(ctx)
+
     def run() -> list[str]:
         found = []
         for path in base.glob(pattern):
             rel = path.relative_to(base).parts
             if any(part in SKIP_DIRS for part in rel):
                 continue
+            if roots is not None and not _inside(path, roots):
+                continue  # a glob with ".." climbs out of the project
             found.append(display(ctx.project_root, path) + ("/" if path.is_dir() else ""))
             if len(found) > LIST_CAP * 4:
                 break
