@@ -65,6 +65,8 @@ def test_no_sessions_says_how_to_start(tmp_path: Path) -> None:
         ('{"type": "gossip"}', "unknown record type"),
         ('{"type": "message", "message": {"role": "system", "content": "x"}}', "role"),
         ('{"type": "message", "message": {"role": "user", "content": 5}}', "content must be a string"),
+        ('{"type": "state", "mode": "plan", "plan_path": 5}', "plan_path must be a path string"),
+        ('{"type": "state", "mode": "plan", "todos": [{"text": 5}]}', "todo's text must be a string"),
         ('{"type": "message", "message": {"role": "tool", "content": "x"}}', "tool_call_id"),
         (
             '{"type": "message", "message": {"role": "assistant", "content": "", "tool_calls": [{"nm": 1}]}}',

@@ -216,8 +216,13 @@ def _state(record: Mapping[str, Any]) -> SessionState:
         raise ValueError(f"mode must be plan or execute, not {mode!r}")
     todos = tuple(Todo(t["text"], t.get("status", "pending")) for t in record.get("todos") or ())
     for t in todos:
+        if not isinstance(t.text, str):
+            raise ValueError("a todo's text must be a string")
         if t.status not in ("pending", "in_progress", "completed"):
             raise ValueError(f"todo status {t.status!r} is unknown")
+    plan_path = record.get("plan_path")
+    if plan_path is not None and not (isinstance(plan_path, str) and plan_path):
+        raise ValueError("plan_path must be a path string or null")
     approval = record.get("approval")
     if approval is not None and not isinstance(approval, dict):
         raise ValueError("approval must be an object or null")
@@ -228,6 +233,4 @@ def _state(record: Mapping[str, Any]) -> SessionState:
     seen = record.get("seen_approval")
     if seen is not None and not isinstance(seen, int):
         raise ValueError("seen_approval must be a number or null")
-    return SessionState(
-        mode, record.get("plan_path"), approval, todos, tuple(str(d) for d in deferred), provider, seen
-    )
+    return SessionState(mode, plan_path, approval, todos, tuple(str(d) for d in deferred), provider, seen)
