@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from planview.plan import store as store_module
+from planview.plan import home as home_module
 from planview.plan.store import PlanStore, PlanStoreError, find_project_root, planview_home
 
 GIT_ENV = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull}
@@ -101,7 +101,7 @@ def test_without_a_git_binary_a_dot_git_folder_marks_the_root(
 ) -> None:
     (tmp_path / "repo" / ".git").mkdir(parents=True)
     (tmp_path / "repo" / "a" / "b").mkdir(parents=True)
-    monkeypatch.setattr(store_module.shutil, "which", lambda name: None)
+    monkeypatch.setattr(home_module.shutil, "which", lambda name: None)
     assert find_project_root(tmp_path / "repo" / "a" / "b") == tmp_path / "repo"
 
 

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
-import subprocess
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -22,11 +20,21 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from planview.errors import PlanviewError
 from planview.plan import atomic
 from planview.plan.atomic import atomic_write
+from planview.plan.errors import (
+    PlanContentError,
+    PlanNotFoundError,
+    PlanPathError,
+    PlanReadError,
+    PlanStoreError,
+    PlanTitleError,
+    PlanTooLargeError,
+)
+from planview.plan.home import HOME_ENV, default_home, ensure_home, find_project_root, planview_home
 
 __all__ = [
+    "HOME_ENV",
     "MAX_PLAN_BYTES",
     "PlanContentError",
     "PlanInfo",
@@ -48,35 +56,6 @@ __all__ = [
 
 MAX_PLAN_BYTES = 256 * 1024
 SLUG_MAX = 60
-HOME_ENV = "PLANVIEW_HOME"
-
-
-class PlanStoreError(PlanviewError):
-    """Base of the store's errors (also: the disk refused a write)."""
-
-
-class PlanPathError(PlanStoreError):
-    """The path is not a writable plan: outside the folder, not .md, a dotfile, a symlink, ..."""
-
-
-class PlanNotFoundError(PlanStoreError):
-    """No plan file at that path."""
-
-
-class PlanTooLargeError(PlanStoreError):
-    """The plan is over MAX_PLAN_BYTES."""
-
-
-class PlanTitleError(PlanStoreError):
-    """The plan title is blank."""
-
-
-class PlanContentError(PlanStoreError):
-    """The plan content is empty or not valid Unicode text."""
-
-
-class PlanReadError(PlanStoreError):
-    """The file exists but cannot be read as a UTF-8 plan (a folder, no permission, not UTF-8)."""
 
 
 @dataclass(frozen=True)
@@ -92,69 +71,6 @@ class PlanInfo:
 class WrittenPlan:
     path: Path
     bytes: int
-
-
-# ---------------------------------------------------------------------------------------- locations
-
-
-def find_project_root(start: Path | None = None) -> Path | None:
-    """The git toplevel containing `start` (default: the current folder), else None."""
-    here = Path(start) if start is not None else Path.cwd()
-    here = here.absolute()
-    while not here.is_dir() and here != here.parent:  # a file, or a path not created yet
-        here = here.parent
-    git = shutil.which("git")
-    if git is None:  # no git binary: recognise a checkout by its .git entry
-        for folder in (here, *here.parents):
-            if (folder / ".git").exists():
-                return folder
-        return None
-    try:
-        done = subprocess.run(
-            [git, "rev-parse", "--show-toplevel"],
-            cwd=here,
-            capture_output=True,
-            timeout=15,
-            stdin=subprocess.DEVNULL,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    top = os.fsdecode(done.stdout).rstrip("\r\n")
-    if done.returncode != 0 or not top:
-        return None
-    return Path(top)
-
-
-def _default_home(root: Path | None) -> Path:
-    override = os.environ.get(HOME_ENV, "").strip()
-    if override:
-        return Path(override).expanduser().absolute()
-    if root is not None:
-        return root / ".planview"
-    import platformdirs  # only needed outside a repository
-
-    return Path(platformdirs.user_data_path("planview", appauthor=False)).absolute()
-
-
-def _ensure_home(home: Path) -> None:
-    """Create the home with its self-ignoring .gitignore (left alone when it already exists)."""
-    try:
-        home.mkdir(parents=True, exist_ok=True)
-        ignore = home / ".gitignore"
-        if not os.path.lexists(ignore):
-            atomic_write(ignore, "*\n")
-    except OSError as exc:
-        raise PlanStoreError(
-            f"cannot create the planview folder {home}: {exc.strerror or exc}; "
-            f"make it writable or set {HOME_ENV} to a writable folder"
-        ) from exc
-
-
-def planview_home(start: Path | None = None) -> Path:
-    """$PLANVIEW_HOME, else <git toplevel>/.planview, else the user data dir; created with its .gitignore."""
-    home = _default_home(None if os.environ.get(HOME_ENV, "").strip() else find_project_root(start))
-    _ensure_home(home)
-    return home
 
 
 # ------------------------------------------------------------------------------------------- naming
@@ -271,8 +187,8 @@ class PlanStore:
     @classmethod
     def for_cwd(cls, start: Path | None = None) -> PlanStore:
         root = find_project_root(start)
-        home = _default_home(root)
-        _ensure_home(home)
+        home = default_home(root)
+        ensure_home(home)
         return cls(home, project_root=root)
 
     # -- display --------------------------------------------------------------------------------
@@ -384,7 +300,7 @@ class PlanStore:
     # -- writing ---------------------------------------------------------------------------------
 
     def _ensure_plans_dir(self) -> None:
-        _ensure_home(self.home)
+        ensure_home(self.home)
         try:
             self.plans_dir.mkdir(exist_ok=True)
         except OSError as exc:
