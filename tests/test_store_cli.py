@@ -197,3 +197,16 @@ def test_reader_closing_the_pipe_early_is_not_an_error(tmp_path: Path) -> None:
     stderr = reader.stderr.read()
     assert reader.wait(timeout=120) == 0
     assert "Traceback" not in stderr and "BrokenPipe" not in stderr
+
+
+def test_a_fifo_named_like_a_plan_is_refused_not_read(project: Path) -> None:
+    # open() on a FIFO blocks until a writer comes: steps, status and approve must refuse it instead.
+    plans = project / ".planview" / "plans"
+    plans.mkdir(parents=True, exist_ok=True)
+    fifo = plans / "pipe.md"
+    os.mkfifo(fifo)
+    for argv in (("steps", str(fifo)), ("status", str(fifo)), ("approve", str(fifo))):
+        done = run_cli(*argv, cwd=project)
+        assert done.returncode == 2, (argv, done.stderr)
+        assert "is not a regular file" in done.stderr
+        assert "Traceback" not in done.stderr

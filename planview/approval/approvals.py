@@ -126,6 +126,8 @@ class Approvals:
         from planview.plan.store import MAX_PLAN_BYTES
 
         shown = self.store.relative(path)
+        if path.exists() and not path.is_dir() and not path.is_file():  # a FIFO would block the read
+            raise ApprovalError(f"{shown} is not a regular file; pass a plan file (.md)")
         try:
             data = path.read_bytes()
         except FileNotFoundError as exc:

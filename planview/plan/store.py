@@ -106,6 +106,9 @@ def read_plan_text(path: str | Path) -> str:
     """Read a plan exactly (UTF-8, newline=""), turning every failure into a typed, one-line error."""
     path = Path(path)
     try:
+        # A FIFO or device would block open() or never end: only regular files are plans.
+        if path.exists() and not path.is_dir() and not path.is_file():
+            raise PlanReadError(f"{_show(path)} is not a regular file; pass a Markdown plan file (.md)")
         with open(path, encoding="utf-8", newline="") as handle:
             return handle.read()
     except FileNotFoundError as exc:
