@@ -90,3 +90,17 @@ async def test_write_and_edit_refuse_planviews_own_state(project: Path) -> None:
     forged, edited, fine = _results(events)
     assert "planview's own state" in forged and "planview's own state" in edited
     assert ledger.read_text() == "{}\n" and (project / "notes.txt").read_text() == "fine"
+
+
+async def test_unknown_tool_names_the_tools_of_the_mode(project: Path) -> None:
+    # Was "not known to be read-only (it does not declare readOnlyHint)" in plan mode: true but
+    # useless for a name that does not exist, and execute mode listed plan-only tools.
+    session, events = _session(project, [{"name": "nope", "arguments": {}}], plan_mode=True)
+    await session.send("go")
+    (text,) = _results(events)
+    assert text.startswith("unknown tool 'nope'; available in plan mode: read, grep")
+    assert "write_plan" in text and "edit" not in text
+    session, events = _session(project, [{"name": "nope", "arguments": {}}], plan_mode=False)
+    await session.send("go")
+    (text,) = _results(events)
+    assert "available in execute mode:" in text and "edit" in text and "write_plan" not in text

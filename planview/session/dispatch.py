@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from planview.errors import PlanviewError
 from planview.session.events import ToolFinished, ToolStarted
 from planview.session.providers.base import ModelToolCall
-from planview.session.tools import REGISTRY, ToolContext, ToolResult, headline, validate
+from planview.session.tools import REGISTRY, ToolContext, ToolResult, headline, schemas_for, validate
 
 if TYPE_CHECKING:
     from planview.session.session import Session
@@ -28,18 +28,22 @@ async def run_call(session: Session, call: ModelToolCall) -> ToolResult:
             session, call, f"malformed tool call: {call.invalid}; send the arguments as a JSON object"
         )
     tool = REGISTRY.get(call.name)
+    if tool is None:  # nothing to run, so nothing for the gate to weigh: name what exists instead
+        offered = ", ".join(schema.name for schema in schemas_for(session.mode))
+        return finish(
+            session,
+            call,
+            ToolResult(
+                f"unknown tool {call.name!r}; available in {session.mode} mode: {offered}", error=True
+            ),
+        )
     decision = decide(
-        ToolCall(call.name, args, builtin=tool is not None, input_schema=tool.parameters if tool else None),
+        ToolCall(call.name, args, builtin=True, input_schema=tool.parameters),
         session.mode,
         session.policy,
     )
     if not decision.allowed:
         return refuse(session, call, decision.reason)
-    if tool is None:
-        known = ", ".join(REGISTRY)
-        return finish(
-            session, call, ToolResult(f"unknown tool {call.name!r}; available: {known}", error=True)
-        )
     args = dict(decision.call.input)
     problem = validate(tool.parameters, args)
     if problem:
