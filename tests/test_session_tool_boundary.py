@@ -1,4 +1,4 @@
-"""Plan mode's readers stay inside the project: an absolute path or a symlink out is refused."""
+"""The tool boundary: plan-mode readers stay in the project, writes never touch planview's state, unknown tools are named."""
 
 from __future__ import annotations
 
