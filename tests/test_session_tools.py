@@ -173,3 +173,25 @@ def test_registry_schemas_and_validation() -> None:
         "## Verification",
     ):
         assert heading in description
+
+
+async def test_read_refuses_a_fifo_instead_of_blocking(tmp_path: Path) -> None:
+    # A FIFO used to be read to EOF in the event loop: the whole app hung until a writer closed it.
+    import threading
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+
+    def writer() -> None:
+        with open(fifo, "w") as fh:  # blocks until someone opens the reading end
+            fh.write("hello\n")
+
+    thread = threading.Thread(target=writer, daemon=True)
+    thread.start()
+    try:
+        with pytest.raises(ToolError, match="not a regular file"):
+            await run(tmp_path, "read", path="pipe")
+    finally:
+        reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # let the writer finish
+        thread.join(5)
+        os.close(reader)

@@ -54,15 +54,25 @@ def _cap(text: str, hint: str) -> str:
     return text[:OUTPUT_CAP] + f"\n… output truncated at {OUTPUT_CAP:,} characters; {hint}"
 
 
-def _read_text(path: Path, root: Path) -> str:
+def _read_lines(path: Path, root: Path, offset: int, limit: int) -> tuple[list[str], int]:
+    """Lines offset..offset+limit-1 (numbered like grep: split at "\n") and the file's line count,
+    without holding the whole file: a model may well ask for page 1 of a multi-gigabyte log."""
     if not path.exists():
         raise ToolError(f"{display(root, path)} does not exist; use ls or find to locate the file")
     if path.is_dir():
         raise ToolError(f"{display(root, path)} is a folder; use ls to list it")
-    data = path.read_bytes()
-    if b"\0" in data[:8192]:
-        raise ToolError(f"{display(root, path)} is a binary file; it cannot be read as text")
-    return data.decode("utf-8", errors="replace")
+    if not path.is_file():  # a FIFO or a device would block or never end
+        raise ToolError(f"{display(root, path)} is not a regular file; it cannot be read as text")
+    chunk: list[str] = []
+    total = 0
+    with open(path, "rb") as fh:
+        if b"\0" in fh.read(8192):
+            raise ToolError(f"{display(root, path)} is a binary file; it cannot be read as text")
+        fh.seek(0)
+        for total, raw in enumerate(fh, 1):
+            if offset <= total < offset + limit:
+                chunk.append(raw.decode("utf-8", errors="replace").rstrip("\r\n"))
+    return chunk, total
 
 
 def _inside(path: Path, folders: tuple[Path, ...]) -> bool:
@@ -101,21 +111,19 @@ async def read(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
     limit = int(args.get("limit") or READ_LIMIT)
     if offset < 1 or limit < 1:
         raise ToolError("`offset` and `limit` start at 1")
-    text = _read_text(path, ctx.project_root)
-    lines = text.splitlines()
-    if not lines:
+    chunk, total = await asyncio.to_thread(_read_lines, path, ctx.project_root, offset, limit)
+    if not total:
         return ToolResult(f"{display(ctx.project_root, path)} is empty")
-    if offset > len(lines):
-        raise ToolError(f"offset {offset} is past the end ({len(lines)} lines)")
-    chunk = lines[offset - 1 : offset - 1 + limit]
+    if offset > total:
+        raise ToolError(f"offset {offset} is past the end ({total} lines)")
     width = len(str(offset + len(chunk) - 1))
     body = "\n".join(
         f"{n:>{width}}\t{line if len(line) <= LINE_CAP else line[:LINE_CAP] + '…'}"
         for n, line in enumerate(chunk, offset)
     )
     last = offset + len(chunk) - 1
-    if last < len(lines):
-        body += f"\n(lines {offset}–{last} of {len(lines)}; pass offset={last + 1} to read on)"
+    if last < total:
+        body += f"\n(lines {offset}–{last} of {total}; pass offset={last + 1} to read on)"
     return ToolResult(_cap(body, "pass offset/limit to read a smaller range"))
 
 
