@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import time
 from pathlib import Path
@@ -195,3 +196,22 @@ async def test_read_refuses_a_fifo_instead_of_blocking(tmp_path: Path) -> None:
         reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # let the writer finish
         thread.join(5)
         os.close(reader)
+
+
+async def test_write_and_grep_pass_over_a_fifo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    (tmp_path / "a.txt").write_text("needle\n")
+    reader = os.open(fifo, os.O_RDONLY | os.O_NONBLOCK)  # so a regression fails instead of hanging
+    try:
+        with pytest.raises(ToolError, match="not a regular file"):
+            await run(tmp_path, "write", path="pipe", content="x")
+    finally:
+        os.close(reader)
+    monkeypatch.setattr(files.shutil, "which", lambda name: None)  # the Python fallback
+    try:
+        result = await asyncio.wait_for(run(tmp_path, "grep", pattern="needle"), 5)
+    finally:
+        with contextlib.suppress(OSError):  # release a search stuck opening the FIFO
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+    assert result.text == "a.txt:1:needle"

@@ -217,6 +217,8 @@ def _grep_python(
         if roots is not None and path.is_symlink() and not _inside(path, roots):
             continue  # rg does not follow links either
         try:
+            if not path.is_file():  # a FIFO or socket would block the search forever
+                continue
             if path.stat().st_size > GREP_FILE_CAP:  # logs, dumps, bundles: not source to search
                 continue
             data = path.read_bytes()
@@ -312,6 +314,8 @@ async def write(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
         raise ToolError("`content` must be the full text of the file")
     if path.is_dir():
         raise ToolError(f"{display(ctx.project_root, path)} is a folder")
+    if path.exists() and not path.is_file():  # opening a FIFO for writing blocks until a reader comes
+        raise ToolError(f"{display(ctx.project_root, path)} is not a regular file")
     existed = path.exists()
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", encoding="utf-8", newline="") as fh:
