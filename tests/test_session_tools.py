@@ -215,3 +215,25 @@ async def test_write_and_grep_pass_over_a_fifo(tmp_path: Path, monkeypatch: pyte
         with contextlib.suppress(OSError):  # release a search stuck opening the FIFO
             os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
     assert result.text == "a.txt:1:needle"
+
+
+@pytest.mark.parametrize("engine", ["rg", "python"])
+async def test_grep_stops_at_the_match_cap(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, engine: str
+) -> None:
+    # rg used to be read to the end into memory ("." over a big tree: millions of lines), and the
+    # two engines reported different "N more" counts for the same tree.
+    if engine == "rg" and not files.shutil.which("rg"):
+        pytest.skip("ripgrep is not installed")
+    if engine == "python":
+        monkeypatch.setattr(files.shutil, "which", lambda _: None)
+    (tmp_path / "big.txt").write_text("x\n" * 50_000)
+    result = await run(tmp_path, "grep", pattern="x")
+    lines = result.text.splitlines()
+    assert len(lines) == files.MATCH_CAP + 1 and lines[0] == "big.txt:1:x"
+    assert (
+        lines[-1]
+        == f"… more than {files.MATCH_CAP} matches, the rest not shown; narrow the pattern, path or glob"
+    )
+    with pytest.raises(ToolError, match="grep failed|invalid regular expression"):
+        await run(tmp_path, "grep", pattern="(")

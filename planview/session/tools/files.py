@@ -149,7 +149,7 @@ async def grep(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
         return ToolResult(f"no matches for {pattern!r}")
     more = ""
     if len(lines) > MATCH_CAP:
-        more = f"\n… {len(lines) - MATCH_CAP} more matches; narrow the pattern, path or glob"
+        more = f"\n… more than {MATCH_CAP} matches, the rest not shown; narrow the pattern, path or glob"
         lines = lines[:MATCH_CAP]
     return ToolResult(_cap("\n".join(lines) + more, "narrow the pattern, path or glob"))
 
@@ -177,15 +177,27 @@ async def _grep_rg(rg: str, root: Path, pattern: str, where: Path, glob: Any) ->
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,
         stdin=asyncio.subprocess.DEVNULL,
+        limit=1 << 20,
     )
+    assert proc.stdout is not None and proc.stderr is not None
+    errors = asyncio.ensure_future(proc.stderr.read())  # drained alongside, so rg never stalls on it
+    lines: list[str] = []
     try:
-        out, err = await proc.communicate()
-    except asyncio.CancelledError:
-        proc.kill()
+        # Stop reading once the cap is passed: "." over a large tree is millions of lines.
+        while len(lines) <= MATCH_CAP and (raw := await proc.stdout.readline()):
+            lines.append(raw.decode(errors="replace").rstrip("\r\n").removeprefix("./"))
+        if len(lines) > MATCH_CAP and proc.returncode is None:
+            proc.kill()
+        err = await errors
+        await proc.wait()
+    except BaseException:
+        if proc.returncode is None:
+            proc.kill()
+        errors.cancel()
         raise
-    if proc.returncode == 2 and not out:
+    if proc.returncode == 2 and not lines:
         raise ToolError(f"grep failed: {err.decode(errors='replace').strip()}")
-    return [line.removeprefix("./") for line in out.decode(errors="replace").splitlines()]
+    return lines
 
 
 def _walk(where: Path):
