@@ -163,6 +163,10 @@ ALLOWED = [
     "git log --grep=日本語",
     "git log -- ；rm",  # a fullwidth semicolon is not a shell separator: git gets the word "；rm"
     "git log -- 'a‮b'",
+    "git diff main..feature -- src/app.py",
+    "git diff HEAD~2 ./docs/a/../b.md",
+    "git config --file .gitmodules --list",
+    "git config -f .gitmodules --get-regexp path",
 ]
 
 REFUSED = [
@@ -408,6 +412,21 @@ REFUSED = [
     ("git config set user.name x", "without --get or --list"),
     ("git config --replace-all x y", "not allowed"),
     ("git config --rep x y", "not allowed"),
+    # reads outside the project (plan-mode read tools are confined to it; git must not be the way out)
+    ("git diff a.txt /tmp/gfz/secret.txt", "reads outside the project"),
+    ("git diff /dev/null ~/.ssh/id_rsa", "reads outside the project"),
+    ("git diff README.md ../secret.txt", "reads outside the project"),
+    ("git diff -- docs/../../secret.txt", "reads outside the project"),
+    ("git diff --no-index a b", "--no-index reads files anywhere"),
+    ("git grep --no-index TODO", "--no-index reads files anywhere"),
+    ("git diff --no-i a b", "abbreviates --no-index"),
+    ("git blame --contents ../secret.txt README.md", "--contents reads any file"),
+    ("git blame --contents=/etc/passwd README.md", "--contents reads any file"),
+    ("git config --file ../secret --list", "reads outside the project"),
+    ("git config --file=/etc/gitconfig --list", "reads outside the project"),
+    ("git config -f ~/.gitconfig -l", "reads outside the project"),
+    ("git config -f../secret -l", "reads outside the project"),
+    ("git config -lf ../secret", "reads outside the project"),
 ]
 
 

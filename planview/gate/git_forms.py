@@ -9,7 +9,23 @@ from collections.abc import Callable, Sequence
 
 from planview.gate.calls import show
 
-__all__ = ["SHAPED"]
+__all__ = ["SHAPED", "outside_project"]
+
+
+def outside_project(word: str) -> bool:
+    """Whether a path word names something outside the project root (where plan-mode git runs):
+    absolute, from a home folder, or climbing out with `..`. Lexical: the gate does no IO."""
+    if word.startswith(("/", "~", "\\")):
+        return True
+    depth = 0
+    for part in word.replace("\\", "/").split("/"):
+        if part == "..":
+            depth -= 1
+            if depth < 0:
+                return True
+        elif part not in ("", "."):
+            depth += 1
+    return False
 
 
 def _listing_check(
@@ -192,6 +208,15 @@ _CONFIG_VALUED = frozenset({"--file", "--blob", "--type", "--default", "--value"
 _CONFIG_HINT = "only reads run in plan mode (git config --get <name>, git config --list)"
 
 
+def _config_file_outside(value: str) -> str | None:
+    if outside_project(value):
+        return (
+            f"git config reading {show(value)} reads outside the project; in plan mode git reads only the "
+            "project (git config --list, or --file with a path inside it)"
+        )
+    return None
+
+
 def _config(args: Sequence[str]) -> str | None:
     words = list(args)
     reading = bool(words) and words[0] in ("get", "list")  # the newer `git config get|list` form
@@ -207,13 +232,27 @@ def _config(args: Sequence[str]) -> str | None:
                 reading = True
             if name in _CONFIG_VALUED and "=" not in word:
                 index += 1
+            if name == "--file":
+                value = (
+                    word.split("=", 1)[1]
+                    if "=" in word
+                    else (words[index - 1] if index <= len(words) else "")
+                )
+                refused = _config_file_outside(value)
+                if refused is not None:
+                    return refused
         elif word.startswith("-") and len(word) > 1:
             for position, letter in enumerate(word[1:], start=2):
                 if letter == "l":
                     reading = True
                 elif letter == "f":  # -f <file>: the rest of the word, or the next word, is the file
+                    value = word[position:]
                     if position == len(word):
+                        value = words[index] if index < len(words) else ""
                         index += 1
+                    refused = _config_file_outside(value)
+                    if refused is not None:
+                        return refused
                     break
                 elif letter not in "z":
                     return f"git config {show(word)} is not allowed in plan mode; {_CONFIG_HINT}"

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from planview.gate.calls import show
-from planview.gate.git_forms import SHAPED
+from planview.gate.git_forms import SHAPED, outside_project
 from planview.gate.shell_words import ShellRefusal, split_chain
 
 __all__ = ["READ_ONLY_SUBCOMMANDS", "GitCheck", "check_git_command"]
@@ -73,6 +73,9 @@ _REFUSED_LONG: dict[str, str] = {
     "--receive-pack": "runs a program on the remote side",
     "--paginate": "starts a pager",
     "--help": "opens a manual viewer",
+    # Plan-mode reads stay inside the project (the read tools are confined to it too):
+    "--no-index": "reads files anywhere on disk, outside git (read them with the read tool instead)",
+    "--contents": "reads any file as the working copy (blame the committed file, or use the read tool)",
 }
 # Exact long options that happen to be prefixes of a refused one but are themselves harmless.
 _SAFE_EXACT_LONG = frozenset({"--text"})
@@ -103,6 +106,7 @@ _STUCK_ARG: dict[str, str] = {
     "shortlog": "w",
     "tag": "n",
     "ls-files": "xX",
+    "config": "f",
 }
 
 
@@ -205,6 +209,14 @@ def _check_git(args: Sequence[str]) -> str | None:
         refused = _refused_option(word, sub)
         if refused is not None:
             return refused
+    if sub == "diff":
+        # `git diff a b` with a path outside the repository silently becomes `--no-index`.
+        outside = next((word for word in rest if not word.startswith("-") and outside_project(word)), None)
+        if outside is not None:
+            return (
+                f"git diff {show(outside)} reads outside the project; in plan mode git reads only the "
+                "project: name paths inside it (relative, without ..)"
+            )
     shaped = SHAPED.get(sub)
     return shaped(rest) if shaped is not None else None
 
