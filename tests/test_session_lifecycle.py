@@ -472,3 +472,35 @@ async def test_resume_respects_the_users_return_to_planning(project: Path) -> No
     Approvals(project / ".planview", project).approve(session.plan_path)
     again = Session.resume(project_root=project, provider=ScriptedProvider(()))
     assert again.mode == "execute" and again.resume_notice is not None
+
+
+async def test_approval_seals_only_the_text_the_reviewer_saw(project: Path, monkeypatch: Any) -> None:
+    # The plan is saved again between exit_plan_mode's hash check and the seal (the model's
+    # write_plan racing the review): nothing is approved and the session stays in plan mode.
+    events: list[Any] = []
+    provider = ScriptedProvider.from_text(
+        turns(
+            {"tool_calls": [call("write_plan", title="Hello", content=PLAN)]},
+            {"tool_calls": [call("exit_plan_mode")]},
+            {"text": "waiting"},
+        )
+    )
+    session = Session(
+        project_root=project,
+        provider=provider,
+        ui=FakeUI(approve_as_shown),
+        on_event=events.append,
+        plan_mode=True,
+    )
+    real_approve = session.approvals.approve
+
+    def approve_after_a_change(path: Path, *args: Any, **kwargs: Any) -> Any:
+        path.write_text(PLAN.replace("A tiny script", "A sneaky script"))
+        return real_approve(path, *args, **kwargs)
+
+    monkeypatch.setattr(session.approvals, "approve", approve_after_a_change)
+    await session.send("plan it")
+    (result,) = results(events, "exit_plan_mode")
+    assert result.error and "changed after it was shown" in result.result
+    assert session.mode == "plan" and session.approval is None
+    assert not Approvals(project / ".planview", project).is_current(session.plan_path)
