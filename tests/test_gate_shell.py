@@ -167,6 +167,10 @@ ALLOWED = [
     "git diff HEAD~2 ./docs/a/../b.md",
     "git config --file .gitmodules --list",
     "git config -f .gitmodules --get-regexp path",
+    "git grep -f patterns.txt",
+    "git grep -e x -- ../not-a-file-option",
+    "git blame --ignore-revs-file .git-blame-ignore-revs README.md",
+    "git grep -e -f ../x",
 ]
 
 REFUSED = [
@@ -427,6 +431,13 @@ REFUSED = [
     ("git config -f ~/.gitconfig -l", "reads outside the project"),
     ("git config -f../secret -l", "reads outside the project"),
     ("git config -lf ../secret", "reads outside the project"),
+    ("git grep -f ../secret.txt", "reads outside the project"),
+    ("git grep -if../secret.txt", "reads outside the project"),
+    ("git grep --file=/etc/passwd", "reads outside the project"),
+    ("git blame -S ../secret.txt README.md", "reads outside the project"),
+    ("git blame --ignore-revs-file ../secret.txt README.md", "reads outside the project"),
+    ("git ls-files -o -X ../secret.txt", "reads outside the project"),
+    ("git log -p --orderfile=/etc/passwd", "reads outside the project"),
 ]
 
 

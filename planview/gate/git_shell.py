@@ -110,6 +110,45 @@ _STUCK_ARG: dict[str, str] = {
 }
 
 
+# Options whose value is a file git reads, per subcommand (short letter, long name). Their content
+# comes back in error messages ("bad graft data: <line>", "In '<file>' at 1, '<line>'"), so a file
+# outside the project is refused like any other read outside it.
+_FILE_OPTIONS: dict[str, tuple[str, str]] = {
+    "grep": ("f", "--file"),
+    "blame": ("S", "--ignore-revs-file"),
+    "ls-files": ("X", "--exclude-from"),
+    **dict.fromkeys(_LOG_FAMILY, ("O", "--orderfile")),
+}
+
+
+def _file_values(sub: str, args: Sequence[str]) -> list[str]:
+    """The values given to `sub`'s file-reading options, in every spelling (=, next word, stuck, cluster)."""
+    short, long = _FILE_OPTIONS.get(sub, ("", ""))
+    found: list[str] = []
+    skip = False
+    for index, word in enumerate(args):
+        after = args[index + 1] if index + 1 < len(args) else ""
+        if skip:  # the value of the option before (git grep -e -f: "-f" is the pattern)
+            skip = False
+            continue
+        if word == "--":
+            break
+        if word.startswith("--"):
+            name, equals, value = word.partition("=")
+            if long and len(name) > 3 and long.startswith(name):  # abbreviations count
+                found.append(value if equals else after)
+        elif word.startswith("-") and short:
+            stuck = _STUCK_ARG.get(sub, "")
+            for position, letter in enumerate(word[1:], start=2):
+                if letter == short:
+                    found.append(word[position:] or after)
+                    break
+                if letter in stuck:
+                    skip = position == len(word)
+                    break
+    return found
+
+
 def _refused_option(word: str, sub: str) -> str | None:
     """Why an option word is refused in this subcommand's arguments, or None."""
     if len(word) < 2 or word[0] != "-":
@@ -209,6 +248,12 @@ def _check_git(args: Sequence[str]) -> str | None:
         refused = _refused_option(word, sub)
         if refused is not None:
             return refused
+    outside = next((value for value in _file_values(sub, rest) if outside_project(value)), None)
+    if outside is not None:
+        return (
+            f"git {sub} reading {show(outside)} reads outside the project; in plan mode git reads only the "
+            "project: name a file inside it"
+        )
     if sub == "diff":
         # `git diff a b` with a path outside the repository silently becomes `--no-index`.
         outside = next((word for word in rest if not word.startswith("-") and outside_project(word)), None)
