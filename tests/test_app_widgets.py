@@ -89,7 +89,7 @@ def test_todo_rendering_and_progress() -> None:
 
 async def test_todo_panel_hidden_until_there_are_todos() -> None:
     class A(App):
-        def compose(self) -> ComposeResult:
+        def compose(self):
             yield TodoPanel(id="todos")
 
     app = A()
@@ -247,3 +247,32 @@ async def test_transcript_follows_new_rows_until_the_user_scrolls_up() -> None:
         t.add_user("after")
         await pilot.pause()
         assert t.scroll_y == t.max_scroll_y
+
+
+def test_chip_text_shortens_the_plan_name_not_the_state() -> None:
+    plan = "2026-11-30-1229-add-a-shout-option-to-greet.md"
+    text = chip_text("execute", plan, approved=True, stale=True, width=38)
+    assert text.startswith("⋮ execute · 2026-") and text.endswith("… ✗ stale") and len(text) == 38
+    assert chip_text("plan", plan, width=100) == f"⋮ plan · {plan}"
+    assert chip_text("execute", plan, approved=True, width=14) == "⋮ execute · … ✓"
+
+
+async def test_status_bar_keeps_the_stale_mark_on_a_narrow_terminal() -> None:
+    from textual.app import App
+
+    from planview.tui.widgets.chip import ModeChip, StatusBar
+
+    class Bar(App[None]):
+        def compose(self):
+            yield StatusBar(provider="scripted demo agent", project="/tmp/project")
+
+    app = Bar()
+    async with app.run_test(size=(40, 5)) as pilot:
+        chip = app.query_one(ModeChip)
+        chip.show("execute", "2026-11-30-1229-add-a-shout-option-to-greet.md", approved=True, stale=True)
+        app.query_one(StatusBar).fit()
+        await pilot.pause()
+        assert chip.text.endswith("✗ stale")
+        assert chip.size.width <= 40
+        drawn = "".join(s.text for s in chip.render_lines(chip.content_region.reset_offset))
+        assert "✗ stale" in drawn

@@ -2,40 +2,56 @@
 
 from __future__ import annotations
 
-from rich.cells import cell_len
+from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Static
 
 
-def chip_text(mode: str, plan: str | None, *, approved: bool = False, stale: bool = False) -> str:
+def chip_text(
+    mode: str, plan: str | None, *, approved: bool = False, stale: bool = False, width: int | None = None
+) -> str:
     """`⋮ plan`, `⋮ plan · <plan>`, `⋮ execute · <plan> ✓`, `⋮ execute · <plan> ✗ stale`.
 
-    Without a plan, execute mode (plan mode off) reads plainly `⋮ execute`.
+    Without a plan, execute mode (plan mode off) reads plainly `⋮ execute`. Within `width` cells
+    the plan name gives way (ending in `…`), never the mode or the ✓ / ✗ stale that follow it.
     """
     if plan is None:
         return f"⋮ {mode}"
-    text = f"⋮ {mode} · {plan}"
-    if stale:
-        return f"{text} ✗ stale"
-    if mode == "execute" and approved:
-        return f"{text} ✓"
-    return text
+    head = f"⋮ {mode} · "
+    tail = " ✗ stale" if stale else " ✓" if mode == "execute" and approved else ""
+    if width is not None:
+        room = width - cell_len(head) - cell_len(tail)
+        if cell_len(plan) > room:
+            plan = set_cell_size(plan, room - 1).rstrip() + "…" if room >= 4 else "…"
+    return f"{head}{plan}{tail}"
 
 
 class ModeChip(Static):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("", id=id)
         self.text = ""
+        self._state: tuple[str, str | None, bool, bool] = ("plan", None, False, False)
+        self._width: int | None = None
 
     def show(self, mode: str, plan: str | None, *, approved: bool = False, stale: bool = False) -> None:
-        self.text = chip_text(mode, plan, approved=approved, stale=stale)
+        self._state = (mode, plan, approved, stale)
         self.set_class(mode == "plan", "-plan")
         self.set_class(mode == "execute", "-execute")
         self.set_class(stale, "-stale")
         self.set_class(approved and not stale, "-approved")
-        self.update(Text(self.text))
+        self._draw()
+
+    def fit(self, width: int) -> None:
+        """Keep the chip within `width` cells (its text; the padding is the caller's)."""
+        self._width = max(1, width)
+        self._draw()
+
+    def _draw(self) -> None:
+        mode, plan, approved, stale = self._state
+        self.text = chip_text(mode, plan, approved=approved, stale=stale, width=self._width)
+        self.update(Text(self.text, no_wrap=True))
 
 
 def elide_left(text: str, width: int) -> str:
@@ -65,5 +81,6 @@ class StatusBar(Horizontal):
 
     def fit(self) -> None:
         chip = self.query_one(ModeChip)
+        chip.fit(self.size.width - 2)  # its padding
         used = cell_len(chip.text) + 2 + cell_len(self._provider) + 2 + 2  # paddings
         self.query_one("#project", Static).update(Text(elide_left(self._project, self.size.width - used)))
