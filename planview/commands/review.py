@@ -69,12 +69,11 @@ def decision_json(decision: ReviewDecision, path: Path) -> dict[str, object]:
             sha = canonical_sha256(read_plan_text(path))
         except PlanviewError:
             sha = None  # the file is gone or unreadable now
+    kind = (
+        "approve" if isinstance(decision, Approved) else "refine" if isinstance(decision, Refine) else "keep"
+    )
     return {
-        "decision": "approve"
-        if isinstance(decision, Approved)
-        else "refine"
-        if isinstance(decision, Refine)
-        else "keep",
+        "decision": kind,
         "feedback": decision.text if isinstance(decision, Refine) else None,
         "plan": str(decision.plan if isinstance(decision, Approved) else path),
         "sha256": sha,
