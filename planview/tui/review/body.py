@@ -158,9 +158,6 @@ class PlanBody(ScrollView, can_focus=True):
         """The characters of rendered `line` (without the gutter)."""
         return "".join(s.text for s in self._strips[line]) if 0 <= line < len(self._strips) else ""
 
-    def visible_text(self) -> list[str]:
-        return [self.line_text(self.top_line + y) for y in range(self.viewport_height)]
-
     # -- content ------------------------------------------------------------------------------
     def show(self, document: PlanDocument, changed: frozenset[int], keep: Keep = "top") -> None:
         """Display `document`; `keep` says how to hold the reading position across the change."""
