@@ -220,7 +220,7 @@ class PlanviewApp(App):
                     "warning",
                 )
                 return
-            self.session.approve(plan)
+            self.session.approve(plan, decision.canonical_sha256)  # sealed only if still what was shown
             self.session.seed_steps(extract_steps(text).steps)
         except (OSError, PlanviewError) as exc:
             self._notice(f"Could not approve {label}: {exc}", "error")
