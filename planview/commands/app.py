@@ -63,11 +63,11 @@ def run_app(args: argparse.Namespace) -> int:
     config = load_config(home)  # ConfigError names the file, line and problem
     name, model, script = args.provider, args.model, args.script
     if args.resume is not None:
-        from planview.session.persistence import load_session
+        from planview.session.persistence import saved_provider
         from planview.session.providers import saved_provider_args
 
-        saved = load_session(home, args.resume or None).state  # no such session: one clear line
-        name, model, script = saved_provider_args(saved.provider if saved else None, name, model, script)
+        saved = saved_provider(home, args.resume or None)  # no such session: one clear line
+        name, model, script = saved_provider_args(saved, name, model, script)
     args.script = script
     config = config.with_provider(name=name, model=model)
     if args.script is not None:

@@ -78,11 +78,11 @@ def run_command(args: argparse.Namespace) -> int:
     config = load_config(store.home)
     name, model, script = args.provider, args.model, args.script
     if resume is not None:
-        from planview.session.persistence import load_session
+        from planview.session.persistence import saved_provider
         from planview.session.providers import saved_provider_args
 
-        saved = load_session(store.home, resume).state
-        name, model, script = saved_provider_args(saved.provider if saved else None, name, model, script)
+        saved = saved_provider(store.home, resume)  # no such session: one clear line
+        name, model, script = saved_provider_args(saved, name, model, script)
     provider = make_provider(name, model, script, config)
     printer: EventPrinter = JsonPrinter(sys.stdout) if args.json else TextPrinter(sys.stdout)
     common: dict[str, Any] = {

@@ -154,6 +154,12 @@ def load_session(home: Path, session_id: str | None = None) -> SavedSession:
     return read_session(path)
 
 
+def saved_provider(home: Path, session_id: str | None = None) -> Mapping[str, Any] | None:
+    """The provider snapshot a saved session ran with (a script's path, a model), if any."""
+    state = load_session(home, session_id).state
+    return state.provider if state else None
+
+
 def read_session(path: Path) -> SavedSession:
     try:
         raw = path.read_text(encoding="utf-8")
