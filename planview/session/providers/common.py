@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib
 import os
+from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, ClassVar
@@ -25,7 +26,7 @@ def import_sdk(name: str) -> Any:
         ) from None
 
 
-class SdkProvider:
+class SdkProvider(ABC):
     """Set-up shared by the SDK providers; a subclass names its SDK and fills in the hooks."""
 
     name: ClassVar[str]  # "openai": the SDK module, the extra and the label's first word
@@ -63,8 +64,9 @@ class SdkProvider:
         return {"kind": self.name, "model": self.model}
 
     # -- hooks --------------------------------------------------------------------------------
+    @abstractmethod
     def _base_url(self, base_url: str | None, env: Mapping[str, str]) -> str:
-        raise NotImplementedError
+        """The endpoint the SDK will call (config, then the SDK's own env variable, then its default)."""
 
     def _missing_key(self) -> str:
         """The key to use when the variable is unset (a local server needs none), else raise."""
@@ -72,12 +74,13 @@ class SdkProvider:
             f"no API key: set {self.key_env} (or name another variable in [provider] api_key_env)"
         )
 
+    @abstractmethod
     def _connect(self, sdk: Any, key: str, base_url: str | None, options: dict[str, Any]) -> Any:
-        raise NotImplementedError
+        """The SDK's async client."""
 
+    @abstractmethod
     def _texts(self) -> Mapping[str, str]:
         """What each failure says: rejected_key, unknown_model, timeout, unreachable, answered (who)."""
-        raise NotImplementedError
 
     # -- shared behaviour ---------------------------------------------------------------------
     @contextmanager
