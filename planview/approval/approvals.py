@@ -123,32 +123,28 @@ class Approvals:
         return str(path)
 
     def _read(self, path: Path) -> tuple[bytes, str]:
-        from planview.plan.store import MAX_PLAN_BYTES
+        from planview.plan.store import (
+            MAX_PLAN_BYTES,
+            PlanNotFoundError,
+            PlanStoreError,
+            decode_plan,
+            read_plan_bytes,
+        )
 
         shown = self.store.relative(path)
-        if path.exists() and not path.is_dir() and not path.is_file():  # a FIFO would block the read
-            raise ApprovalError(f"{shown} is not a regular file; pass a plan file (.md)")
         try:
-            data = path.read_bytes()
-        except FileNotFoundError as exc:
+            data = read_plan_bytes(path)
+            if len(data) > MAX_PLAN_BYTES:
+                raise ApprovalError(
+                    f"{shown} is over {MAX_PLAN_BYTES // 1024} KiB; shorten the plan, then approve it"
+                )
+            return data, decode_plan(path, data)
+        except PlanNotFoundError as exc:
             raise ApprovalError(
                 f"plan not found: {shown}; write the plan first (`planview plans` lists saved plans)"
             ) from exc
-        except IsADirectoryError as exc:
-            raise ApprovalError(f"{shown} is a folder; pass a plan file (.md)") from exc
-        except OSError as exc:
-            raise ApprovalError(f"cannot read {shown}: {exc.strerror or exc}") from exc
-        if len(data) > MAX_PLAN_BYTES:
-            raise ApprovalError(
-                f"{shown} is over {MAX_PLAN_BYTES // 1024} KiB; shorten the plan, then approve it"
-            )
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError as exc:
-            raise ApprovalError(
-                f"{shown} is not UTF-8 text; save the plan as UTF-8, then approve it"
-            ) from exc
-        return data, text
+        except PlanStoreError as exc:  # a folder, a FIFO, unreadable, not UTF-8: the store says which
+            raise ApprovalError(str(exc)) from exc
 
     def _read_for_approval(self, path: Path) -> tuple[bytes, str]:
         from planview.plan.canonical import canonical_text

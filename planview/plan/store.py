@@ -50,6 +50,8 @@ __all__ = [
     "find_project_root",
     "list_plans",
     "planview_home",
+    "decode_plan",
+    "read_plan_bytes",
     "read_plan_text",
     "slugify",
 ]
@@ -103,13 +105,19 @@ def _show(value: object, limit: int = 160) -> str:
 
 
 def read_plan_text(path: str | Path) -> str:
-    """Read a plan exactly (UTF-8, newline=""), turning every failure into a typed, one-line error."""
+    """Read a plan exactly (UTF-8, no newline translation), every failure a typed, one-line error."""
+    path = Path(path)
+    return decode_plan(path, read_plan_bytes(path))
+
+
+def read_plan_bytes(path: str | Path) -> bytes:
+    """A plan's exact bytes (what approval seals); every failure a typed, one-line error."""
     path = Path(path)
     try:
         # A FIFO or device would block open() or never end: only regular files are plans.
         if path.exists() and not path.is_dir() and not path.is_file():
             raise PlanReadError(f"{_show(path)} is not a regular file; pass a Markdown plan file (.md)")
-        with open(path, encoding="utf-8", newline="") as handle:
+        with open(path, "rb") as handle:
             return handle.read()
     except FileNotFoundError as exc:
         raise PlanNotFoundError(
@@ -121,13 +129,19 @@ def read_plan_text(path: str | Path) -> str:
         raise PlanReadError(
             f"cannot read {_show(path)}: permission denied; check the file's permissions"
         ) from exc
+    except OSError as exc:
+        raise PlanReadError(f"cannot read {_show(path)}: {exc.strerror or exc}") from exc
+
+
+def decode_plan(path: Path, data: bytes) -> str:
+    """The plan's text; bytes that are not UTF-8 are a PlanReadError naming the first bad byte."""
+    try:
+        return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise PlanReadError(
             f"{_show(path)} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
             "save the plan as UTF-8"
         ) from exc
-    except OSError as exc:
-        raise PlanReadError(f"cannot read {_show(path)}: {exc.strerror or exc}") from exc
 
 
 def _plan_files(folder: Path) -> list[tuple[Path, int]]:
