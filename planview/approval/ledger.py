@@ -180,7 +180,7 @@ class Ledger:
             record["prev"] = sha256_hex(lines[-1]) if lines else GENESIS
             line = canonical_json(record).encode("utf-8")
             self._append_line(line + b"\n", created=not existing)
-            from planview.plan.store import atomic_write
+            from planview.atomic import atomic_write
 
             head = {"seq": record["seq"], "sha256": sha256_hex(line)}
             atomic_write(self.head_path, canonical_json(head) + "\n")

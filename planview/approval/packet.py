@@ -79,7 +79,7 @@ class EvidencePacket:
         return self.to_json().encode("utf-8")
 
     def save(self, path: Path) -> None:
-        from planview.plan.store import atomic_write
+        from planview.atomic import atomic_write
 
         atomic_write(path, self.to_bytes(), mode=0o444)
 

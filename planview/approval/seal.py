@@ -66,7 +66,7 @@ def read_artifact(artifacts_dir: Path, artifact: str) -> bytes:
 
 def seal(artifacts_dir: Path, data: bytes, canonical_sha256: str) -> SealedArtifact:
     """Seal `data` (whose canonical hash the caller computed) unless its artifact already exists."""
-    from planview.plan.store import atomic_write
+    from planview.atomic import atomic_write
 
     artifact = artifact_for(canonical_sha256)
     path = artifact_path(artifacts_dir, artifact)

@@ -139,7 +139,7 @@ def run_status(args: argparse.Namespace) -> int:
 def _for_terminal(text: str) -> str:
     """Ledger fields, plan section titles and file names are not planview's to trust: a hand-written
     ledger or a file named with escape sequences must not drive the terminal."""
-    from planview.gate.terminal import sanitize_for_terminal
+    from planview.textsafe import sanitize_for_terminal
 
     return sanitize_for_terminal(text)
 

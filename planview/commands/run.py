@@ -220,7 +220,7 @@ class TextPrinter(EventPrinter):
     def __init__(self, out: TextIO) -> None:
         super().__init__(out)
         self.at_line_start = True
-        from planview.gate import sanitize_for_terminal
+        from planview.textsafe import sanitize_for_terminal
 
         self.clean = sanitize_for_terminal
 

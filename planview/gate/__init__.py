@@ -10,7 +10,6 @@ from planview.gate.calls import Decision, GatePolicy, GateRefusal, Mode, ToolCal
 from planview.gate.git_shell import check_git_command
 from planview.gate.path_guard import takes_path
 from planview.gate.policy import decide
-from planview.gate.terminal import sanitize_for_terminal
 
 __all__ = [
     "Decision",
@@ -20,6 +19,5 @@ __all__ = [
     "ToolCall",
     "check_git_command",
     "decide",
-    "sanitize_for_terminal",
     "takes_path",
 ]

@@ -9,7 +9,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from planview.plan.atomic import atomic_write
+from planview.atomic import atomic_write
 from planview.plan.errors import PlanStoreError
 
 __all__ = ["HOME_ENV", "default_home", "ensure_home", "find_project_root", "planview_home"]

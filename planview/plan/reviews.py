@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from planview.plan.store import atomic_write
+from planview.atomic import atomic_write
 
 
 class ReviewBaselines:

@@ -5,7 +5,7 @@ the per-user data folder. The home holds a `.gitignore` containing `*`, so nothi
 ever shows up as untracked. Files are named `YYYY-MM-DD-HHmm-<slug>.md` (local time).
 
 Every write passes the containment rules of `PlanStore.check_path` twice — when the path is
-named and again right before the bytes land — and is atomic (see `planview.plan.atomic`).
+named and again right before the bytes land — and is atomic (see `planview.atomic`).
 Plans are read and written as UTF-8 with `newline=""`: no byte changes behind the user's back.
 """
 
@@ -20,8 +20,8 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from planview.plan import atomic
-from planview.plan.atomic import atomic_write
+from planview import atomic
+from planview.atomic import atomic_write
 from planview.plan.errors import (
     PlanContentError,
     PlanNotFoundError,
@@ -46,7 +46,6 @@ __all__ = [
     "PlanTitleError",
     "PlanTooLargeError",
     "WrittenPlan",
-    "atomic_write",
     "find_project_root",
     "list_plans",
     "planview_home",

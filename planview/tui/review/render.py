@@ -23,7 +23,7 @@ from rich.style import Style
 from rich.text import Text
 from textual.strip import Strip
 
-from planview.gate import sanitize_for_terminal
+from planview.textsafe import sanitize_for_terminal
 from planview.tui.review.fit import HAS_WIDE, fit_columns, wrap_wide
 from planview.tui.review.markdown_tree import (
     Node,

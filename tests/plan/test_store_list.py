@@ -103,7 +103,7 @@ def test_list_plans_of_any_folder(tmp_path: Path) -> None:
 
 
 def test_sample_plans_list() -> None:
-    samples = Path(__file__).resolve().parent.parent / "plans"
+    samples = Path(__file__).resolve().parents[2] / "plans"
     infos = {info.path.name: info for info in list_plans(samples)}
     assert set(infos) >= {
         "2026-01-14-1030-add-rate-limiting.md",

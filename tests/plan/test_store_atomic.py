@@ -8,14 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from planview.plan import atomic
+from planview import atomic
+from planview.atomic import atomic_write
 from planview.plan.store import (
     MAX_PLAN_BYTES,
     PlanContentError,
     PlanStore,
     PlanStoreError,
     PlanTooLargeError,
-    atomic_write,
 )
 
 

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from planview.gate import ToolCall, check_git_command, decide, sanitize_for_terminal, takes_path
+from planview.gate import ToolCall, check_git_command, decide, takes_path
+from planview.textsafe import sanitize_for_terminal
 from planview.gate.shell_words import ShellRefusal, split_chain
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -13,7 +13,7 @@ import pytest
 from planview.cli import main
 from planview.plan.store import PlanStore
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 SHORT = REPO / "plans" / "2026-01-14-1030-add-rate-limiting.md"
 LONG = REPO / "plans" / "2026-01-15-0900-billing-platform-migration.md"
 

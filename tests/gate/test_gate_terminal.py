@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from planview.gate import sanitize_for_terminal
+from planview.textsafe import sanitize_for_terminal
 
 CASES = [
     ("plain text", "plain text"),
