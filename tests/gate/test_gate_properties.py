@@ -12,8 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from planview.gate import ToolCall, check_git_command, decide, takes_path
-from planview.textsafe import sanitize_for_terminal
 from planview.gate.shell_words import ShellRefusal, split_chain
+from planview.textsafe import sanitize_for_terminal
 
 SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
