@@ -81,6 +81,14 @@ class PlanviewApp(App):
         self.project_root = Path(root)
         self.session_screen: SessionScreen | None = None
 
+    def get_driver_class(self) -> Any:
+        driver = super().get_driver_class()
+        if driver.__name__ == "LinuxDriver":  # not on Windows or under a TEXTUAL_DRIVER override
+            from planview.tui.chord_keys import ChordDriver
+
+            return ChordDriver
+        return driver
+
     # -- start -------------------------------------------------------------------------------
     def on_mount(self) -> None:
         if self._theme_name and self._theme_name in self.available_themes:

@@ -75,7 +75,7 @@ Command = (
 
 # (usage, what it does) — shown by /help and the unknown-command notice.
 HELP: tuple[tuple[str, str], ...] = (
-    ("/plan", "toggle plan mode (also Ctrl+Alt+P)"),
+    ("/plan", "toggle plan mode; works in every terminal (also Ctrl+Alt+P where the terminal sends it)"),
     ("/plan <task>", "enter plan mode and send the task"),
     ("/plan review [path]", "review the session's plan, the newest plan, or the given file"),
     ("/plans", "list the plans in this project"),

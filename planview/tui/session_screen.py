@@ -47,10 +47,9 @@ def short_path(path: Path) -> str:
 class SessionScreen(Screen):
     CSS_PATH = stylesheet("session")
     BINDINGS = [
-        # Terminals speaking the kitty keyboard protocol report the chord as "alt+ctrl+p" (Textual sorts
-        # modifiers); legacy ones send ESC ^P, which Textual reads as ctrl+p (the palette, whose first
-        # entry is "Toggle plan mode"). /plan works everywhere.
-        Binding("ctrl+alt+p,alt+ctrl+p", "toggle_plan", "plan mode", id="plan.toggle"),
+        # Every terminal's Ctrl+Alt+P (ESC ^P, modifyOtherKeys, CSI u) arrives as "alt+ctrl+p" through
+        # planview.tui.chord_keys (Textual sorts modifiers). /plan works everywhere.
+        Binding("ctrl+alt+p,alt+ctrl+p", "toggle_plan", "plan mode (/plan)", id="plan.toggle"),
         Binding("ctrl+o", "expand_tools", "expand", id="tools.expand"),
         Binding("escape", "cancel_turn", "cancel", show=False, id="turn.cancel"),
     ]
@@ -325,7 +324,7 @@ def help_text() -> Text:
         out.append(f"{what}\n")
     out.append(
         "Keys: Enter send · Ctrl+J newline · ↑ history · Esc cancel the turn · "
-        "Ctrl+Alt+P plan mode · Ctrl+O expand tool output · Ctrl+P command palette",
+        "Ctrl+Alt+P plan mode (/plan in any terminal) · Ctrl+O expand tool output · Ctrl+P command palette",
         style="dim",
     )
     return out
