@@ -1,0 +1,274 @@
+"""What a user waits for: whole processes in a real pseudo-terminal, until the plan is on screen.
+
+Run: `python benchmarks/terminal_paint.py [--repeat 5] [--size 120x40]`
+
+Each command is started as a whole process on the slave side of a pty (os.openpty, TERM=xterm-256color,
+the window size set with TIOCSWINSZ); this script reads the master side and stops the clock when the
+plan's title and the first words of its first paragraph have been written to the terminal (escape
+sequences stripped, whitespace runs folded). Then the process is killed. Measured in the same run,
+interleaved, after one warm-up run each:
+
+- `planview review PLAN` (PLANVIEW_HOME in a temp folder; the warm-up run leaves the review baseline,
+  so the timed runs are a re-review, as a user would see it);
+- `python -m rich.markdown PLAN` (renders the whole document, then writes it);
+- a minimal Textual app that shows one Static holding the title and first paragraph (the floor for
+  any Textual app);
+- start-up of commands that draw nothing: `python -c pass`, `planview --help`, `planview status`
+  (time until the process exits).
+
+Plans: the samples in plans/ and generated 10,000 and 50,000-line plans (the long sample repeated,
+headings numbered so every section is distinct). Prints min / median per row and the ratios the
+issue's targets name; exit status 1 when a target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import codecs
+import fcntl
+import os
+import re
+import select
+import signal
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SHORT = REPO / "plans" / "2026-01-14-1030-add-rate-limiting.md"
+LONG = REPO / "plans" / "2026-01-15-0900-billing-platform-migration.md"
+TIMEOUT = 180.0
+
+# CSI, OSC (BEL or ST terminated), DCS/APC/PM/SOS strings, two-byte escapes.
+_ESCAPE = re.compile(
+    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b[\]P^_X][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]|\x1b[ -/]*[0-~]"
+)
+_PARTIAL = re.compile(r"\x1b[^\x07]{0,256}$")  # an escape sequence cut by the read boundary
+_SPACES = re.compile(r"\s+")
+
+
+@dataclass(frozen=True)
+class Needles:
+    title: str
+    paragraph: str
+
+
+def needles_for(text: str) -> Needles:
+    """The plan's H1 and the first words of its first paragraph, as they appear on screen."""
+    from planview.plan.document import parse_plan
+    from planview.plan.markup import strip_inline
+
+    document = parse_plan(text)
+    title = document.title or ""
+    for block in document.blocks:
+        if block.kind in ("paragraph", "quote"):
+            line = document.lines[block.start - 1].lstrip("> ")
+            words = strip_inline(line).split()
+            picked: list[str] = []
+            for word in words:
+                if sum(len(w) + 1 for w in picked) + len(word) > 24:
+                    break
+                picked.append(word)
+            return Needles(title, " ".join(picked))
+    return Needles(title, title)
+
+
+def generated(text: str, lines_wanted: int) -> str:
+    """`text` repeated to `lines_wanted` lines, headings numbered so every section is distinct."""
+    lines: list[str] = []
+    copy = 0
+    source = text.split("\n")
+    while len(lines) < lines_wanted:
+        copy += 1
+        for line in source:
+            lines.append(f"{line} (part {copy})" if line.startswith("#") and copy > 1 else line)
+    return "\n".join(lines[:lines_wanted]) + "\n"
+
+
+def run_in_pty(
+    argv: list[str], *, size: tuple[int, int], env: dict[str, str], cwd: Path, needles: Needles | None
+) -> float:
+    """Seconds from spawn until both needles were written (or, without needles, until exit)."""
+    master, slave = os.openpty()
+    columns, rows = size
+    fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        argv, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=cwd, start_new_session=True
+    )
+    os.close(slave)
+    decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+    pending = ""
+    window = ""  # the visible text written so far (its tail), whitespace folded
+    wanted = [needles.title, needles.paragraph] if needles else []
+    found: float | None = None
+    try:
+        while True:
+            left = TIMEOUT - (time.perf_counter() - start)
+            if left <= 0:
+                raise TimeoutError(f"{' '.join(argv)}: nothing matched within {TIMEOUT:.0f} s")
+            ready, _, _ = select.select([master], [], [], min(left, 1.0))
+            if not ready:
+                if needles is None and proc.poll() is not None:
+                    found = time.perf_counter() - start
+                    break
+                continue
+            try:
+                chunk = os.read(master, 1 << 16)
+            except OSError:  # EIO: the slave side closed (the process exited)
+                chunk = b""
+            if not chunk:
+                proc.wait()
+                if needles is None:
+                    found = time.perf_counter() - start
+                    break
+                raise RuntimeError(f"{' '.join(argv)} exited ({proc.returncode}) before the plan showed")
+            if needles is None:
+                continue
+            pending += decoder.decode(chunk)
+            cut = _PARTIAL.search(pending)
+            complete, pending = (pending[: cut.start()], pending[cut.start() :]) if cut else (pending, "")
+            visible = _SPACES.sub(" ", _ESCAPE.sub("", complete))
+            window = (window + visible)[-8192:]
+            wanted = [needle for needle in wanted if needle not in window]
+            if not wanted:
+                found = time.perf_counter() - start
+                break
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+        os.close(master)
+    return found
+
+
+@dataclass
+class Row:
+    label: str
+    argv: list[str]
+    needles: Needles | None
+    times: list[float]
+
+
+def fmt(seconds: float) -> str:
+    return f"{seconds * 1000:,.0f}"
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5, help="timed runs per command (after one warm-up)")
+    parser.add_argument("--size", default="120x40", help="terminal COLUMNSxROWS")
+    parser.add_argument("--no-50k", action="store_true", help="skip the 50,000-line plan")
+    args = parser.parse_args()
+    columns, rows = (int(n) for n in args.size.lower().split("x"))
+    for sample in (SHORT, LONG):
+        if not sample.is_file():
+            print(f"sample plan missing: {sample}", file=sys.stderr)
+            return 2
+    python = sys.executable
+    script = Path(python).with_name("planview")
+    planview = [str(script)] if script.is_file() else [python, "-m", "planview"]
+
+    with tempfile.TemporaryDirectory() as folder:
+        work = Path(folder)
+        env = {
+            **os.environ,
+            "TERM": "xterm-256color",
+            "COLUMNS": str(columns),
+            "LINES": str(rows),
+            "PLANVIEW_HOME": str(work / "home"),
+        }
+        env.pop("TEXTUAL_ANIMATIONS", None)
+        long_text = LONG.read_text(encoding="utf-8")
+        plans: list[tuple[str, Path]] = [
+            (f"{SHORT.name} ({len(SHORT.read_text().splitlines()):,} lines)", SHORT),
+            (f"{LONG.name} ({len(long_text.splitlines()):,} lines)", LONG),
+        ]
+        for count in (10_000,) if args.no_50k else (10_000, 50_000):
+            path = work / f"generated-{count}.md"
+            path.write_text(generated(long_text, count), encoding="utf-8")
+            plans.append((f"generated {count:,}-line plan", path))
+
+        short_needles = needles_for(SHORT.read_text(encoding="utf-8"))
+        minimal = work / "minimal_textual.py"
+        minimal.write_text(
+            "from textual.app import App\nfrom textual.widgets import Static\n\n"
+            "class Minimal(App):\n    def compose(self):\n"
+            f"        yield Static({short_needles.title + chr(10) * 2 + short_needles.paragraph!r})\n\n"
+            "Minimal().run()\n",
+            encoding="utf-8",
+        )
+        project = work / "project"
+        project.mkdir()
+        (project / "plans").mkdir()
+        (project / "plans" / SHORT.name).write_text(SHORT.read_text(encoding="utf-8"), encoding="utf-8")
+
+        table: list[Row] = [
+            Row("python -c pass", [python, "-c", "pass"], None, []),
+            Row("planview --help", [*planview, "--help"], None, []),
+            Row("planview status", [*planview, "status"], None, []),
+            Row("minimal Textual app (one Static)", [python, str(minimal)], short_needles, []),
+        ]
+        per_plan: list[tuple[str, Row, Row]] = []
+        for label, path in plans:
+            needles = needles_for(path.read_text(encoding="utf-8"))
+            ours = Row(f"planview review  {label}", [*planview, "review", str(path)], needles, [])
+            rich = Row(f"rich.markdown    {label}", [python, "-m", "rich.markdown", str(path)], needles, [])
+            table += [ours, rich]
+            per_plan.append((label, ours, rich))
+
+        import textual
+
+        print(
+            f"Python {sys.version.split()[0]}, Textual {textual.__version__}, pty {columns}x{rows}, "
+            f"{args.repeat} timed runs each after a warm-up (interleaved)"
+        )
+        for row in table:  # warm-up: OS file cache, .pyc files, the review baselines
+            run_in_pty(row.argv, size=(columns, rows), env=env, cwd=project, needles=row.needles)
+        for _ in range(args.repeat):
+            for row in table:
+                row.times.append(
+                    run_in_pty(row.argv, size=(columns, rows), env=env, cwd=project, needles=row.needles)
+                )
+
+    print()
+    print("| command | min ms | median ms |")
+    print("|---|---:|---:|")
+    for row in table:
+        print(f"| {row.label} | {fmt(min(row.times))} | {fmt(statistics.median(row.times))} |")
+
+    def med(row: Row) -> float:
+        return statistics.median(row.times)
+
+    by_label = {row.label: row for row in table}
+    short_ours = per_plan[0][1]
+    checks: list[tuple[str, float, float]] = []  # (what, ratio, limit) - ratio must be <= limit
+    for label, ours, rich in per_plan:
+        if "10,000" in label:
+            checks.append(("10k first screen / 63-line", med(ours) / med(short_ours), 1.3))
+            checks.append(("10k: planview / rich.markdown", med(ours) / med(rich), 1 / 3))
+        if "50,000" in label:
+            checks.append(("50k first screen / 63-line", med(ours) / med(short_ours), 1.5))
+    minimal_row = by_label["minimal Textual app (one Static)"]
+    checks.append(("63-line / minimal Textual app", med(short_ours) / med(minimal_row), 1.5))
+    for name in ("planview --help", "planview status"):
+        checks.append((f"{name} / python -c pass", med(by_label[name]) / med(by_label["python -c pass"]), 4.0))
+    print()
+    print("| ratio (medians) | value | target | |")
+    print("|---|---:|---:|---|")
+    failed = 0
+    for what, ratio, limit in checks:
+        ok = ratio <= limit
+        failed += not ok
+        print(f"| {what} | {ratio:.2f}x | ≤ {limit:.2f}x | {'ok' if ok else 'MISSED'} |")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
