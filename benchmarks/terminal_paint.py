@@ -258,7 +258,9 @@ def main() -> int:
     minimal_row = by_label["minimal Textual app (one Static)"]
     checks.append(("63-line / minimal Textual app", med(short_ours) / med(minimal_row), 1.5))
     for name in ("planview --help", "planview status"):
-        checks.append((f"{name} / python -c pass", med(by_label[name]) / med(by_label["python -c pass"]), 4.0))
+        checks.append(
+            (f"{name} / python -c pass", med(by_label[name]) / med(by_label["python -c pass"]), 4.0)
+        )
     print()
     print("| ratio (medians) | value | target | |")
     print("|---|---:|---:|---|")

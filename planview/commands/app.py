@@ -9,7 +9,10 @@ from __future__ import annotations
 import argparse
 import os
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: start-up stays short
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def register_root(parser: argparse.ArgumentParser) -> None:

@@ -6,7 +6,10 @@ import argparse
 import json
 import sys
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: start-up stays short
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:

@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from planview.plan.store import PlanPathError, PlanStore, list_plans, read_plan_text
+from planview.plan.errors import PlanPathError
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 
@@ -62,6 +62,8 @@ def _printable(text: str) -> str:
 
 
 def run_plans(args: argparse.Namespace) -> int:
+    from planview.plan.store import PlanStore, list_plans
+
     if args.dir is not None:
         folder = args.dir
         if not folder.is_dir():
@@ -108,6 +110,7 @@ _STATUS_BOX = {"pending": " ", "in_progress": "~", "completed": "x"}
 
 def run_steps(args: argparse.Namespace) -> int:
     from planview.plan.steps import extract_steps
+    from planview.plan.store import read_plan_text
 
     path = Path(args.path)
     if path.suffix.lower() not in MARKDOWN_SUFFIXES:

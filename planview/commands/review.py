@@ -13,9 +13,12 @@ import json
 from pathlib import Path
 
 from planview.errors import PlanviewError
-from planview.plan.canonical import canonical_sha256
-from planview.plan.decision import Approved, Keep, Refine, ReviewDecision
-from planview.plan.store import planview_home, read_plan_text
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: start-up stays short
+if TYPE_CHECKING:
+    from planview.plan.decision import ReviewDecision
+
+# The plan modules (markdown-it) and textual load when the command runs, not for `planview --help`.
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 
@@ -49,12 +52,15 @@ def check_plan(raw: str) -> tuple[Path, str]:
     path = Path(raw).expanduser()
     if path.suffix.lower() not in MARKDOWN_SUFFIXES:
         raise ReviewInputError(f"{_shown(raw)} is not a Markdown plan (.md); pass the plan file to review")
+    from planview.plan.store import read_plan_text
+
     text = read_plan_text(path)  # PlanNotFoundError / PlanReadError say what to do
     return path.resolve(), text
 
 
 def open_review(path: Path, home: Path | None) -> ReviewDecision:
     """Run the standalone review app until it decides (the seam tests replace)."""
+    from planview.plan.decision import Keep
     from planview.tui.review import ReviewApp  # only the UI commands load textual
 
     decision = ReviewApp(path, home=home).run()
@@ -62,6 +68,10 @@ def open_review(path: Path, home: Path | None) -> ReviewDecision:
 
 
 def decision_json(decision: ReviewDecision, path: Path) -> dict[str, object]:
+    from planview.plan.canonical import canonical_sha256
+    from planview.plan.decision import Approved, Refine
+    from planview.plan.store import read_plan_text
+
     if isinstance(decision, Approved):
         sha: str | None = decision.canonical_sha256
     else:
@@ -81,6 +91,9 @@ def decision_json(decision: ReviewDecision, path: Path) -> dict[str, object]:
 
 
 def run_review(args: argparse.Namespace) -> int:
+    from planview.plan.decision import Approved
+    from planview.plan.store import planview_home
+
     path, _text = check_plan(args.path)
     try:
         home: Path | None = planview_home()

@@ -9,18 +9,19 @@ stops with the plan path and the exact `planview approve PATH` command; after ap
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import json
 import os
 import re
 import sys
 from collections.abc import Callable
-from dataclasses import fields, is_dataclass
 from pathlib import Path
-from typing import Any, TextIO
 
 from planview.errors import PlanviewError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: start-up stays short
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 _SESSION_ID = re.compile(r"^\d[0-9a-f-]*$")
 
@@ -54,6 +55,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run_command(args: argparse.Namespace) -> int:
+    import asyncio  # not for the commands that only parse arguments
+
     from planview.config import load_config
     from planview.plan.store import PlanStore, find_project_root
     from planview.session import Session, make_provider
@@ -168,6 +171,8 @@ class EventPrinter:
 
 
 def _jsonable(value: Any) -> Any:
+    from dataclasses import fields, is_dataclass  # dataclasses costs 7 ms of start-up
+
     if is_dataclass(value) and not isinstance(value, type):
         return {f.name: _jsonable(getattr(value, f.name)) for f in fields(value)}
     if isinstance(value, Path):

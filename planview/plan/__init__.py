@@ -7,7 +7,8 @@ submodule such as `planview.plan.store` does not load markdown-it-py until a par
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 
 _EXPORTS = {
     "Approved": "decision",
@@ -80,6 +81,8 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and IDEs only
+    from typing import Any
+
     from planview.plan.canonical import canonical_sha256, canonical_text
     from planview.plan.decision import Approved, Keep, Refine, ReviewDecision
     from planview.plan.diff import SectionChange, SectionDiff, SectionStatus, changed_sections

@@ -1,0 +1,107 @@
+"""Commands that draw nothing start fast: they import neither textual, the Markdown renderer nor asyncio.
+
+Each command runs in a fresh interpreter (sys.modules starts empty) against a real git project, and
+the test reads which modules the command loaded. `--help` does not even load the Markdown parser.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from planview.plan.store import PlanStore
+
+# What only drawing commands need: the UI toolkit, the review renderer and its highlighter, asyncio.
+NEVER = ("textual", "rich", "pygments", "asyncio", "planview.tui")
+
+# Runs the command, then writes the exit code and sys.modules to the file named by argv[1].
+_PROBE = """
+import json, sys
+from planview.cli import main
+report = sys.argv.pop(1)
+try:
+    code = main(sys.argv[1:])
+except SystemExit as exc:
+    code = exc.code
+sys.stdout.flush()
+with open(report, "w") as f:
+    json.dump({"code": code, "modules": sorted(sys.modules)}, f)
+"""
+
+PLAN = """\
+# Tidy the README
+
+## Steps
+- [ ] Rewrite the setup section of README.md
+- [x] Add a note
+"""
+
+
+def loaded(project: Path, *argv: str, stdin: str = "") -> dict:
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull}
+    report = project.parent / "probe.json"
+    result = subprocess.run(
+        [sys.executable, "-c", _PROBE, str(report), *argv],
+        cwd=project,
+        env=env,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return {**json.loads(report.read_text()), "out": result.stdout, "err": result.stderr}
+
+
+def forbidden(modules: list[str], names: tuple[str, ...] = NEVER) -> list[str]:
+    return [m for m in modules if any(m == n or m.startswith(n + ".") for n in names)]
+
+
+@pytest.fixture
+def plan(project: Path) -> Path:
+    return PlanStore.for_cwd().write("Tidy the README", PLAN).path
+
+
+def test_help_loads_no_ui_no_asyncio_and_no_markdown_parser(project: Path) -> None:
+    result = loaded(project, "--help")
+    assert result["code"] == 0 and "review" in result["out"]
+    assert forbidden(result["modules"], (*NEVER, "markdown_it", "planview.plan.document")) == []
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ("status",),
+        ("plans",),
+        ("plans", "--json"),
+        ("steps", "{plan}"),
+        ("approve", "{plan}", "--as", "Ada"),
+        ("audit",),
+        ("gate", "check", "--mode", "plan"),
+        ("approve", "--help"),
+        ("review", "--help"),
+        ("run", "--help"),
+    ],
+)
+def test_commands_that_draw_nothing_import_no_ui(project: Path, plan: Path, argv: tuple[str, ...]) -> None:
+    args = [a.format(plan=plan) for a in argv]
+    result = loaded(project, *args, stdin='{"tool": "read", "input": {"path": "README.md"}}\n')
+    assert result["code"] in (0, 1), result["err"]
+    assert forbidden(result["modules"]) == [], args
+
+
+def test_status_of_an_approved_plan_imports_no_ui(project: Path, plan: Path) -> None:
+    assert loaded(project, "approve", str(plan), "--as", "Ada")["code"] == 0
+    result = loaded(project, "status", str(plan))
+    assert result["code"] == 0 and result["out"].startswith("approved"), result
+    assert forbidden(result["modules"]) == []
+
+
+def test_review_of_bad_input_answers_before_loading_the_ui(project: Path) -> None:
+    result = loaded(project, "review", "missing.md")
+    assert result["code"] == 2 and "missing.md" in result["err"]
+    assert forbidden(result["modules"]) == []
