@@ -15,7 +15,7 @@ from planview import __version__
 from planview.errors import PlanviewError
 
 # Order is the order of `planview --help`.
-COMMAND_MODULES = ("app", "review", "run", "plans", "approval", "gate")
+COMMAND_MODULES = ("app", "review", "run", "plans", "approval", "gate", "claude")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -35,6 +35,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from planview.commands.claude import run_hook_fast
+
+    # Claude Code runs this hook before every tool call: answer it without building the whole CLI.
+    fast = run_hook_fast(sys.argv[1:] if argv is None else list(argv))
+    if fast is not None:
+        return fast
     parser = build_parser()
     args = parser.parse_args(argv)
     handler = getattr(args, "handler", None)

@@ -1,0 +1,131 @@
+"""ExitPlanMode -> a planview plan file -> a person's review -> the answer Claude Code gets.
+
+The plan text Claude submits is saved under `<home>/plans` with the plan store's contained, atomic
+write (the same one `write_plan` uses; a session's later plans overwrite its first file, so the review
+shows what changed). A person then reviews it: the terminal review screen in a new tmux window when
+Claude runs inside tmux, otherwise the browser review. Whatever the reviewer process reports, the
+approval is read back from the ledger: only a recorded approval of exactly the submitted text pins
+the session.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from planview.errors import PlanviewError
+
+__all__ = [
+    "CHANNEL",
+    "ReviewOutcome",
+    "Reviewer",
+    "choose_reviewer",
+    "plan_title",
+    "planview_command",
+    "tmux_reviewer",
+]
+
+CHANNEL = "Claude Code"
+REVIEWER_ENV = "PLANVIEW_CLAUDE_REVIEW"  # tmux | browser: force one (tests, or a user's preference)
+_H1 = re.compile(r"^#[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
+
+
+class HandoffError(PlanviewError):
+    """The review could not be opened; the plan stays unapproved."""
+
+
+@dataclass(frozen=True)
+class ReviewOutcome:
+    decision: Literal["approve", "refine", "keep", "timeout"]
+    feedback: str = ""
+
+
+Reviewer = Callable[[Path, str, float], ReviewOutcome]  # (plan, canonical sha shown, seconds) -> outcome
+
+
+def plan_title(text: str) -> str:
+    match = _H1.search(text)
+    return match.group(1).strip() if match else "Claude Code plan"
+
+
+def planview_command() -> list[str]:
+    """How to run this planview again, exactly: its console script, else `python -m planview`."""
+    script = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
+    if script is not None and script.name == "planview" and script.exists():
+        return [str(script.absolute())]
+    found = shutil.which("planview")
+    if found:
+        return [found]
+    return [sys.executable, "-m", "planview"]
+
+
+def _outcome_from_json(text: str) -> ReviewOutcome:
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return ReviewOutcome("keep")  # the window was closed before a decision
+    if not isinstance(data, dict):
+        return ReviewOutcome("keep")
+    decision = data.get("decision")
+    feedback = data.get("feedback") if isinstance(data.get("feedback"), str) else ""
+    if decision in ("approve", "refine", "keep"):
+        return ReviewOutcome(decision, feedback or "")
+    return ReviewOutcome("keep")
+
+
+def tmux_reviewer(plan: Path, shown_sha256: str, seconds: float) -> ReviewOutcome:
+    """The terminal review screen in a new tmux window; waits for it to close (or the deadline)."""
+    tmux = shutil.which("tmux")
+    if tmux is None:
+        raise HandoffError("tmux is not installed, so the terminal review cannot open")
+    channel = f"planview-review-{uuid.uuid4().hex[:12]}"
+    with tempfile.TemporaryDirectory(prefix="planview-review-") as tmp:
+        out = Path(tmp) / "decision.json"
+        review = shlex.join([*planview_command(), "review", str(plan), "--json", "--channel", CHANNEL])
+        script = f"{review} > {shlex.quote(str(out))}; {shlex.quote(tmux)} wait-for -S {channel}"
+        target = ["-t", os.environ["TMUX_PANE"]] if os.environ.get("TMUX_PANE") else []
+        opened = subprocess.run(
+            [tmux, "new-window", *target, "-n", "plan review", "sh", "-c", script],
+            capture_output=True,
+            text=True,
+            timeout=15,
+            stdin=subprocess.DEVNULL,
+        )
+        if opened.returncode != 0:
+            raise HandoffError(f"tmux could not open the review window: {opened.stderr.strip()[:200]}")
+        try:
+            subprocess.run(
+                [tmux, "wait-for", channel], timeout=seconds, capture_output=True, stdin=subprocess.DEVNULL
+            )
+        except subprocess.TimeoutExpired:
+            return ReviewOutcome("timeout")
+        try:
+            return _outcome_from_json(out.read_text(encoding="utf-8"))
+        except OSError:
+            return ReviewOutcome("keep")
+
+
+def browser_reviewer(plan: Path, shown_sha256: str, seconds: float) -> ReviewOutcome:
+    """The browser review page (approve allowed), opened in the default browser."""
+    raise HandoffError(
+        "the browser review is not available in this build; run Claude Code inside tmux "
+        "to review plans in planview's terminal review screen"
+    )
+
+
+def choose_reviewer() -> Reviewer:
+    forced = os.environ.get(REVIEWER_ENV, "").strip()
+    if forced == "tmux" or (not forced and os.environ.get("TMUX") and shutil.which("tmux")):
+        return tmux_reviewer
+    return browser_reviewer

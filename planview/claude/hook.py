@@ -1,0 +1,305 @@
+"""`planview claude hook`: one Claude Code hook event in, one binding answer out.
+
+- ExitPlanMode (PreToolUse, and PermissionRequest) -> the plan is saved and reviewed by a person
+  (`handoff`); approve -> seal + ledger event (channel "Claude Code") + `allow`, and the session is
+  pinned to that approval; refine -> `deny` carrying the feedback; keep / timeout -> `deny`.
+- Planning (Claude's permission_mode is `plan`, or planview's mode for the session is plan) -> the
+  call goes through planview's gate (`tools.plan_mode_verdict`).
+- Executing under a pin -> Write / Edit / MultiEdit / NotebookEdit / PowerShell / Bash first check
+  the approved plan is still the pinned text; if it changed, `deny` naming the changed sections, a
+  `revoked` event, and the session back to plan mode. An edit of the plan file itself that would
+  change its text (anything but ticking Steps checkboxes) is refused before it happens.
+- Anything else -> no decision: Claude Code's own permissions apply.
+
+`run(stdin_bytes)` never raises: any failure becomes `answer.failure`, which denies.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from planview.claude import answer
+from planview.claude.answer import HookAnswer
+from planview.claude.event import HookEvent, HookInputError, parse_event
+from planview.claude.state import ClaudeState, Pin, SessionState
+from planview.claude.tools import MUTATING_TOOLS, plan_mode_verdict
+from planview.errors import PlanviewError
+
+__all__ = ["DEFAULT_TIMEOUT", "handle", "run"]
+
+DEFAULT_TIMEOUT = 3600.0  # seconds Claude Code waits for the hook (the installed "timeout")
+REVIEW_MARGIN = 20.0  # answer this long before Claude Code would give up on the hook
+
+
+def _locate(cwd: Path) -> tuple[Path, Path]:
+    """The project root (git toplevel, else cwd) and planview's home for it, with one git call."""
+    from planview.plan.home import HOME_ENV, default_home, ensure_home, find_project_root
+
+    found = find_project_root(cwd)
+    root = Path(os.path.realpath(found if found is not None else cwd))
+    home = default_home(None if os.environ.get(HOME_ENV, "").strip() else found)
+    ensure_home(home)
+    return root, home
+
+
+def _stat(path: Path) -> tuple[int, int, int]:
+    st = os.stat(path)
+    return (st.st_size, st.st_mtime_ns, st.st_ino)
+
+
+def _read_only_tools(home: Path) -> frozenset[str]:
+    """`[claude] read_only_tools` from the project config: MCP tools the user vouches for."""
+    path = home / "config.toml"
+    if not path.is_file():
+        return frozenset()
+    try:
+        import tomllib
+
+        data = tomllib.loads(path.read_text(encoding="utf-8")[: 256 * 1024])
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+        return frozenset()
+    names = data.get("claude", {}).get("read_only_tools", []) if isinstance(data.get("claude"), dict) else []
+    return frozenset(n for n in names if isinstance(n, str)) if isinstance(names, list) else frozenset()
+
+
+class HookContext:
+    """What one hook call works with: the event, the project, planview's home and the session state."""
+
+    def __init__(self, event: HookEvent, timeout: float) -> None:
+        self.event = event
+        self.timeout = timeout
+        self.root, self.home = _locate(event.cwd)
+        self.claude = ClaudeState(self.home)
+        self.session = self.claude.session(event.session_id)
+
+    def save(self, session: SessionState) -> None:
+        self.session = session
+        self.claude.save(self.event.session_id, session)
+
+    @property
+    def planning(self) -> bool:
+        if self.event.claude_plan_mode or self.session.mode == "plan":
+            return True
+        return self.session.mode != "execute" and self.claude.project_plan_mode()
+
+    def approvals(self) -> Any:
+        from planview.approval.approvals import Approvals
+
+        return Approvals(self.home, project_root=self.root)
+
+
+# -- ExitPlanMode ------------------------------------------------------------------------------
+
+
+def _steps_context(plan: Path, seq: int, text: str) -> str:
+    from planview.plan.steps import extract_steps
+
+    steps = extract_steps(text).steps
+    lines = [
+        f"planview: the plan was approved (ledger seq {seq}) and is saved at {plan}.",
+        "Carry it out. Its steps are your todo list (TodoWrite); when one is done, tick its checkbox "
+        "in that file ('- [ ]' -> '- [x]'). Changing any other text of the plan sends you back to plan mode.",
+    ]
+    lines += [f"{step.index}. {step.display}" for step in steps]
+    return "\n".join(lines)
+
+
+def _exit_plan_mode(ctx: HookContext) -> HookAnswer:
+    from planview.claude.handoff import choose_reviewer, plan_title
+    from planview.plan.canonical import canonical_sha256
+    from planview.plan.store import PlanStore
+
+    event = ctx.event
+    text = event.tool_input.get("plan")
+    if not isinstance(text, str) or not text.strip():
+        path = event.tool_input.get("planFilePath")
+        if isinstance(path, str) and path:
+            try:
+                text = Path(path).read_text(encoding="utf-8")[: 256 * 1024 + 1]
+            except (OSError, UnicodeDecodeError):
+                text = None
+    if not isinstance(text, str) or not text.strip():
+        return _refuse(ctx, "ExitPlanMode carried no plan text; write the plan and call ExitPlanMode again")
+    canonical = canonical_sha256(text)
+    pin = ctx.session.pin
+    if pin is not None and pin.canonical_sha256 == canonical and ctx.session.mode == "execute":
+        return _approved_answer(ctx, Path(pin.plan), pin.seq, text)  # already reviewed and approved
+    store = PlanStore(ctx.home, project_root=ctx.root)
+    previous = ctx.session.plan if ctx.session.plan and os.path.exists(ctx.session.plan) else None
+    written = store.write(plan_title(text), text, plan_path=previous)
+    plan = Path(written.path)
+    ctx.save(replace(ctx.session, plan=str(plan), mode="plan", pin=None, steps_offered=False))
+    seconds = max(1.0, ctx.timeout - REVIEW_MARGIN)
+    outcome = choose_reviewer()(plan, canonical, seconds)
+    shown = store.relative(plan)
+    if outcome.decision == "refine":
+        feedback = outcome.feedback.strip() or "(no text)"
+        return _refuse(
+            ctx,
+            f"the reviewer asked for changes to the plan ({shown}); stay in plan mode, revise the plan "
+            f"and call ExitPlanMode again. Feedback:\n{feedback}",
+        )
+    if outcome.decision != "approve":
+        why = "the review timed out" if outcome.decision == "timeout" else "the reviewer kept planning"
+        return _refuse(
+            ctx, f"not approved ({why}); keep planning and call ExitPlanMode when the plan is ready"
+        )
+    status = ctx.approvals().status(plan)
+    record = status.record
+    if status.state != "approved" or record is None or record.canonical_sha256 != canonical:
+        return _refuse(ctx, f"the plan in {shown} is not approved as submitted; call ExitPlanMode again")
+    ctx.save(
+        replace(
+            ctx.session,
+            mode="execute",
+            pin=Pin(record.seq, canonical, str(plan), _stat(plan)),
+            steps_offered=False,
+        )
+    )
+    return _approved_answer(ctx, plan, record.seq, text)
+
+
+def _approved_answer(ctx: HookContext, plan: Path, seq: int, text: str) -> HookAnswer:
+    if ctx.event.name == "PermissionRequest":
+        return answer.permission_allow("acceptEdits")
+    ctx.save(replace(ctx.session, steps_offered=True))
+    return answer.allow(
+        f"planview: plan approved (ledger seq {seq})", context=_steps_context(plan, seq, text)
+    )
+
+
+def _refuse(ctx: HookContext, reason: str) -> HookAnswer:
+    if ctx.event.name == "PermissionRequest":
+        return answer.permission_deny(reason)
+    return answer.deny(reason)
+
+
+# -- execute mode: the pin -------------------------------------------------------------------
+
+
+def _simulated(tool: str, tool_input: Mapping[str, Any], current: str) -> str | None:
+    """The plan text a Write / Edit / MultiEdit of the plan file would leave, or None if unknowable."""
+    if tool == "Write":
+        content = tool_input.get("content")
+        return content if isinstance(content, str) else None
+    edits: list[Any]
+    if tool == "Edit":
+        edits = [tool_input]
+    elif tool == "MultiEdit" and isinstance(tool_input.get("edits"), list):
+        edits = list(tool_input["edits"])
+    else:
+        return None
+    text = current
+    for edit in edits:
+        if not isinstance(edit, Mapping):
+            return None
+        old, new = edit.get("old_string"), edit.get("new_string")
+        if not isinstance(old, str) or not isinstance(new, str) or old not in text:
+            return text  # Claude's tool will fail on its own; the plan is not changed
+        text = text.replace(old, new) if edit.get("replace_all") else text.replace(old, new, 1)
+    return text
+
+
+def _changes_since_pin(approvals: Any, pin: Pin, plan: Path) -> tuple[str, ...]:
+    """Sections that differ between the pinned approval's sealed text and the plan file now."""
+    from planview.approval.approvals import section_changes
+    from planview.plan.store import read_plan_text
+
+    for entry in approvals.history():
+        if entry.record.seq == pin.seq:
+            sealed = approvals._sealed_text(entry.record)
+            return section_changes(sealed, read_plan_text(plan))
+    return ()
+
+
+def _revoke(ctx: HookContext, pin: Pin) -> HookAnswer:
+    plan = Path(pin.plan)
+    sections: tuple[str, ...] = ()
+    try:
+        approvals = ctx.approvals()
+        revocation = approvals.check_and_revoke(plan)
+        if revocation is not None and revocation.revokes == pin.seq:
+            sections = revocation.changed_sections
+        elif plan.exists():
+            # Someone approved the changed text meanwhile: that approval is not this session's pin.
+            sections = _changes_since_pin(approvals, pin, plan)
+    except PlanviewError:
+        pass  # the ledger's own problem is reported by `planview audit`; the answer is deny either way
+    ctx.save(replace(ctx.session, mode="plan", pin=None, steps_offered=False))
+    named = ", ".join(sections) if sections else ("the file is gone" if not plan.exists() else "formatting")
+    return answer.deny(
+        f"the approved plan {plan.name} changed after approval ({named}), so the approval no longer "
+        "holds and you are back in plan mode: revise the plan and call ExitPlanMode for a new review"
+    )
+
+
+def _pinned(ctx: HookContext, pin: Pin) -> HookAnswer:
+    from planview.plan.canonical import canonical_sha256
+    from planview.plan.store import read_plan_text
+
+    plan = Path(pin.plan)
+    event = ctx.event
+    try:
+        stat = _stat(plan)
+    except OSError:
+        return _revoke(ctx, pin)
+    text: str | None = None
+    if stat != pin.stat:
+        text = read_plan_text(plan)
+        if canonical_sha256(text) != pin.canonical_sha256:
+            return _revoke(ctx, pin)
+        ctx.save(replace(ctx.session, pin=replace(pin, stat=stat)))
+    target = event.tool_input.get("file_path")
+    if event.tool_name in ("Write", "Edit", "MultiEdit") and isinstance(target, str):
+        if os.path.realpath(target) == os.path.realpath(plan):
+            current = text if text is not None else read_plan_text(plan)
+            after = _simulated(event.tool_name, event.tool_input, current)
+            if after is None or canonical_sha256(after) != pin.canonical_sha256:
+                return answer.deny(
+                    f"that edit would change the approved plan's text ({plan.name}); while executing, only "
+                    "tick its Steps checkboxes. To change the plan, ask the user to send you back to plan mode."
+                )
+    if not ctx.session.steps_offered:
+        current = text if text is not None else read_plan_text(plan)
+        ctx.save(replace(ctx.session, steps_offered=True))
+        return answer.pass_through(_steps_context(plan, pin.seq, current))
+    return answer.pass_through()
+
+
+# -- dispatch --------------------------------------------------------------------------------
+
+
+def handle(event: HookEvent, timeout: float = DEFAULT_TIMEOUT) -> HookAnswer:
+    ctx = HookContext(event, timeout)
+    if event.tool_name == "ExitPlanMode":
+        return _exit_plan_mode(ctx)
+    if ctx.planning:
+        verdict = plan_mode_verdict(event.tool_name, event.tool_input, ctx.root, _read_only_tools(ctx.home))
+        if event.name == "PermissionRequest":
+            return answer.permission_deny(verdict.reason) if not verdict.allowed else HookAnswer(0)
+        if verdict.allowed:
+            return answer.allow(f"planview plan mode: {verdict.reason}")
+        return answer.deny(verdict.reason)
+    pin = ctx.session.pin
+    if pin is not None and event.name == "PreToolUse" and event.tool_name in MUTATING_TOOLS:
+        return _pinned(ctx, pin)
+    return HookAnswer(0)
+
+
+def run(raw: bytes, timeout: float = DEFAULT_TIMEOUT) -> HookAnswer:
+    """The answer to the event in `raw`; never raises, never allows on a failure."""
+    hint = ""
+    try:
+        event = parse_event(raw)
+        hint = event.name
+        return handle(event, timeout)
+    except HookInputError as exc:
+        return answer.failure(str(exc))
+    except PlanviewError as exc:
+        return answer.failure(str(exc), hint)
+    except Exception as exc:  # a bug must deny, not crash into Claude Code's fail-open path
+        return answer.failure(f"internal error ({type(exc).__name__}: {str(exc)[:200]})", hint)

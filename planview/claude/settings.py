@@ -1,0 +1,195 @@
+"""planview's hooks in Claude Code's settings files: install, uninstall, find.
+
+Claude Code reads `.claude/settings.json` (project, shared), `.claude/settings.local.json` (project,
+personal) and `~/.claude/settings.json` (user); hooks from all of them merge. planview adds one
+PreToolUse hook for every tool (`"matcher": "*"`) and one PermissionRequest hook for ExitPlanMode,
+both running `planview claude hook`. Everything else in the file is kept: keys keep their order and
+the file keeps its indentation, so an install followed by an uninstall gives back the same bytes for
+a file written in JSON's usual layout. A file that is not a JSON object is refused, never rewritten.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from planview.errors import PlanviewError
+
+__all__ = [
+    "HOOK_TIMEOUT",
+    "ClaudeSettingsError",
+    "Scope",
+    "hook_command",
+    "install",
+    "installed_command",
+    "settings_path",
+    "uninstall",
+]
+
+Scope = Literal["project", "local", "user"]
+HOOK_TIMEOUT = 3600  # seconds: ExitPlanMode waits for a person's review through the same hook
+ENTRIES: tuple[tuple[str, str], ...] = (("PreToolUse", "*"), ("PermissionRequest", "ExitPlanMode"))
+
+
+class ClaudeSettingsError(PlanviewError):
+    """A Claude settings file planview cannot safely change."""
+
+
+@dataclass(frozen=True)
+class Change:
+    path: Path
+    added: tuple[str, ...]  # "PreToolUse (matcher *)", ...
+    removed: tuple[str, ...]
+    command: str
+
+
+def settings_path(scope: Scope, project_root: Path) -> Path:
+    if scope == "user":
+        base = os.environ.get("CLAUDE_CONFIG_DIR", "").strip()
+        return (Path(base).expanduser() if base else Path.home() / ".claude") / "settings.json"
+    name = "settings.local.json" if scope == "local" else "settings.json"
+    return project_root / ".claude" / name
+
+
+def hook_command(planview: list[str]) -> str:
+    return shlex.join([*planview, "claude", "hook", "--timeout", str(HOOK_TIMEOUT)])
+
+
+def _is_ours(command: Any) -> bool:
+    if not isinstance(command, str):
+        return False
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return False
+    for i in range(1, len(words) - 1):
+        if words[i : i + 2] == ["claude", "hook"]:
+            before = words[:i]
+            if Path(before[-1]).name == "planview" or before[-2:] == ["-m", "planview"]:
+                return True
+    return False
+
+
+def _load(path: Path) -> tuple[dict[str, Any], int | str, bool]:
+    """The settings object, its indent and whether the file ended in a newline ({} for no file)."""
+    try:
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        return {}, 2, True
+    except OSError as exc:
+        raise ClaudeSettingsError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    try:
+        text = raw.decode("utf-8")
+        data = json.loads(text) if text.strip() else {}
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise ClaudeSettingsError(
+            f"{path} is not valid JSON ({exc}); fix it (Claude Code cannot read it either), then run this again"
+        ) from None
+    if not isinstance(data, dict):
+        raise ClaudeSettingsError(f"{path} must hold a JSON object; planview left it unchanged")
+    indent: int | str = 2
+    for line in text.splitlines()[1:]:
+        stripped = line.lstrip(" \t")
+        if stripped and stripped != line:
+            lead = line[: len(line) - len(stripped)]
+            indent = lead if "\t" in lead else len(lead)
+            break
+    return data, indent, text.endswith("\n") or not text
+
+
+def _hooks(data: dict[str, Any], path: Path) -> dict[str, Any]:
+    hooks = data.get("hooks", {})
+    if not isinstance(hooks, dict):
+        raise ClaudeSettingsError(f'"hooks" in {path} is not an object; planview left the file unchanged')
+    for event, entries in hooks.items():
+        if not isinstance(entries, list):
+            raise ClaudeSettingsError(
+                f'"hooks.{event}" in {path} is not a list; planview left the file unchanged'
+            )
+    return hooks
+
+
+def _save(path: Path, data: dict[str, Any], indent: int | str, newline: bool) -> None:
+    from planview.atomic import atomic_write
+
+    text = json.dumps(data, indent=indent, ensure_ascii=False) + ("\n" if newline else "")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        atomic_write(path, text)
+    except OSError as exc:
+        raise ClaudeSettingsError(f"cannot write {path}: {exc.strerror or exc}") from exc
+
+
+def _strip_ours(entries: list[Any]) -> tuple[list[Any], bool]:
+    """Entries without planview's hook commands (an entry left with no hooks goes)."""
+    kept, removed = [], False
+    for entry in entries:
+        inner = entry.get("hooks") if isinstance(entry, dict) else None
+        if isinstance(inner, list) and any(isinstance(h, dict) and _is_ours(h.get("command")) for h in inner):
+            removed = True
+            rest = [h for h in inner if not (isinstance(h, dict) and _is_ours(h.get("command")))]
+            if rest:
+                kept.append({**entry, "hooks": rest})
+            continue
+        kept.append(entry)
+    return kept, removed
+
+
+def install(path: Path, command: str) -> Change:
+    data, indent, newline = _load(path)
+    hooks = _hooks(data, path)
+    added: list[str] = []
+    for event, matcher in ENTRIES:
+        entries, _ = _strip_ours(list(hooks.get(event, [])))
+        entries.append(
+            {"matcher": matcher, "hooks": [{"type": "command", "command": command, "timeout": HOOK_TIMEOUT}]}
+        )
+        hooks[event] = entries
+        added.append(f"{event} (matcher {matcher})")
+    data["hooks"] = hooks
+    _save(path, data, indent, newline)
+    return Change(path, tuple(added), (), command)
+
+
+def uninstall(path: Path) -> Change:
+    data, indent, newline = _load(path)
+    if not path.exists():
+        return Change(path, (), (), "")
+    hooks = _hooks(data, path)
+    removed: list[str] = []
+    for event in list(hooks):
+        entries, did = _strip_ours(hooks[event])
+        if did:
+            removed.append(event)
+            if entries:
+                hooks[event] = entries
+            else:
+                del hooks[event]
+    if not removed:
+        return Change(path, (), (), "")
+    if hooks:
+        data["hooks"] = hooks
+    else:
+        del data["hooks"]
+    _save(path, data, indent, newline)
+    return Change(path, (), tuple(removed), "")
+
+
+def installed_command(path: Path) -> str | None:
+    """planview's hook command in that settings file, or None when it has none (or cannot be read)."""
+    try:
+        data, _, _ = _load(path)
+        hooks = _hooks(data, path)
+    except ClaudeSettingsError:
+        return None
+    for entries in hooks.values():
+        for entry in entries:
+            inner = entry.get("hooks") if isinstance(entry, dict) else None
+            for hook in inner if isinstance(inner, list) else ():
+                if isinstance(hook, dict) and _is_ours(hook.get("command")):
+                    return str(hook["command"])
+    return None

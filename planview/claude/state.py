@@ -1,0 +1,134 @@
+"""planview's memory of Claude Code sessions: its plan-mode switch and each session's approval pin.
+
+Lives in `<home>/claude/`: `mode.json` (the project switch set by `planview claude plan on|off`)
+and `sessions/<session_id>.json` (the session's plan file, its mode, the approval it is pinned to,
+and the plan's stat when the pin was last verified, so an unchanged plan is not hashed again on
+every tool call). Written atomically; a file that cannot be read is treated as "no state", which
+can only make planview stricter (a lost pin means plan mode, never an unpinned execute mode).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field, replace
+from pathlib import Path
+from typing import Any, Literal
+
+from planview.atomic import atomic_write
+
+__all__ = ["ClaudeState", "Pin", "SessionState"]
+
+SessionMode = Literal["plan", "execute", ""]
+_MAX_STATE_BYTES = 64 * 1024
+
+
+@dataclass(frozen=True)
+class Pin:
+    """The approval a Claude session executes under: one ledger event, one canonical hash."""
+
+    seq: int
+    canonical_sha256: str
+    plan: str  # absolute path of the approved plan file
+    stat: tuple[int, int, int] = (0, 0, 0)  # (size, mtime_ns, inode) when last verified
+
+
+@dataclass(frozen=True)
+class SessionState:
+    mode: SessionMode = ""  # "" = follow Claude's permission_mode and the project switch
+    plan: str = ""  # the planview plan file this session's ExitPlanMode writes
+    pin: Pin | None = None
+    steps_offered: bool = False
+    notes: tuple[str, ...] = field(default=())  # one-shot messages for the next answer
+
+    def to_json(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["notes"] = list(self.notes)
+        return data
+
+    @classmethod
+    def from_json(cls, data: Any) -> SessionState:
+        if not isinstance(data, dict):
+            return cls()
+        pin = data.get("pin")
+        parsed_pin = None
+        if isinstance(pin, dict):
+            try:
+                stat = tuple(int(x) for x in pin.get("stat", (0, 0, 0)))
+                parsed_pin = Pin(
+                    seq=int(pin["seq"]),
+                    canonical_sha256=str(pin["canonical_sha256"]),
+                    plan=str(pin["plan"]),
+                    stat=stat if len(stat) == 3 else (0, 0, 0),  # type: ignore[arg-type]
+                )
+            except (KeyError, TypeError, ValueError):
+                parsed_pin = None
+        mode = data.get("mode", "")
+        return cls(
+            mode=mode if mode in ("plan", "execute", "") else "plan",
+            plan=data.get("plan", "") if isinstance(data.get("plan"), str) else "",
+            # An execute mode without a readable pin is not trusted: back to planning.
+            pin=parsed_pin,
+            steps_offered=bool(data.get("steps_offered", False)),
+            notes=tuple(n for n in data.get("notes", ()) if isinstance(n, str)),
+        )
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    try:
+        import stat as stat_module
+
+        if not stat_module.S_ISREG(os.fstat(fd).st_mode):
+            return None  # a FIFO or device must not block the hook
+        data = os.read(fd, _MAX_STATE_BYTES + 1)
+    finally:
+        os.close(fd)
+    if len(data) > _MAX_STATE_BYTES:
+        return None
+    try:
+        return json.loads(data)
+    except (ValueError, RecursionError):
+        return None
+
+
+class ClaudeState:
+    """The state folder of one planview home."""
+
+    def __init__(self, home: Path) -> None:
+        self.folder = Path(home) / "claude"
+
+    def _session_path(self, session_id: str) -> Path:
+        return self.folder / "sessions" / f"{session_id}.json"
+
+    # -- the project switch ----------------------------------------------------------------
+    def project_plan_mode(self) -> bool:
+        data = _read_json(self.folder / "mode.json")
+        return isinstance(data, dict) and data.get("plan") is True
+
+    def set_project_plan_mode(self, on: bool) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        atomic_write(self.folder / "mode.json", json.dumps({"plan": on}) + "\n")
+
+    # -- sessions --------------------------------------------------------------------------
+    def session(self, session_id: str) -> SessionState:
+        state = SessionState.from_json(_read_json(self._session_path(session_id)))
+        if state.mode == "execute" and state.pin is None:
+            return replace(state, mode="plan")
+        return state
+
+    def save(self, session_id: str, state: SessionState) -> None:
+        path = self._session_path(session_id)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, json.dumps(state.to_json(), indent=1) + "\n")
+
+    def sessions(self) -> list[tuple[str, SessionState]]:
+        folder = self.folder / "sessions"
+        try:
+            names = sorted(p.stem for p in folder.glob("*.json"))
+        except OSError:
+            return []
+        return [(name, self.session(name)) for name in names]

@@ -1,0 +1,413 @@
+"""`planview claude hook`: Claude Code's hook events in the documented shapes, answered by planview's gate.
+
+Each test feeds an event as Claude Code would send it and asserts on the JSON answer and exit code.
+A hostile or broken event must be denied (exit 2 for PreToolUse, an explicit deny for
+PermissionRequest), never answered with an allow or a crash that Claude Code would treat as "go on".
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from planview.claude import handoff
+from planview.claude.answer import HookAnswer
+from planview.claude.handoff import ReviewOutcome
+from planview.claude.hook import run
+from planview.claude.state import ClaudeState
+
+PLAN = """# Add a greeting
+
+## Goal
+
+Say hello in the README.
+
+## Steps
+
+- [ ] Add the greeting line
+- [ ] Mention it in the changelog
+
+## Verification
+
+Read the README.
+"""
+
+
+def event(root: Path, tool: str, tool_input: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {
+        "session_id": extra.pop("session_id", "sess-1"),
+        "transcript_path": "/tmp/transcript.jsonl",
+        "cwd": str(root),
+        "permission_mode": extra.pop("permission_mode", "plan"),
+        "hook_event_name": extra.pop("hook_event_name", "PreToolUse"),
+        "tool_name": tool,
+        "tool_input": tool_input,
+        "tool_use_id": "toolu_01",
+        **extra,
+    }
+
+
+def ask(payload: Any) -> HookAnswer:
+    raw = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+    return run(raw)
+
+
+def decision(answer: HookAnswer) -> str | None:
+    payload = answer.payload
+    if payload is None:
+        return None
+    out = payload["hookSpecificOutput"]
+    if out["hookEventName"] == "PermissionRequest":
+        return out["decision"]["behavior"]
+    return out.get("permissionDecision")
+
+
+def reason(answer: HookAnswer) -> str:
+    payload = answer.payload or {}
+    out = payload.get("hookSpecificOutput", {})
+    return out.get("permissionDecisionReason") or out.get("decision", {}).get("message", "") or answer.stderr
+
+
+# -- plan mode: the gate ----------------------------------------------------------------------
+
+DENIED_IN_PLAN_MODE = [
+    ("Write", {"file_path": "{root}/new.txt", "content": "x"}),
+    ("Edit", {"file_path": "{root}/README.md", "old_string": "sample", "new_string": "x"}),
+    ("MultiEdit", {"file_path": "{root}/README.md", "edits": []}),
+    ("NotebookEdit", {"notebook_path": "{root}/n.ipynb", "new_source": "x"}),
+    ("PowerShell", {"command": "Remove-Item x"}),
+    ("Bash", {"command": "echo x > f"}),
+    ("Bash", {"command": "git commit -m x"}),
+    ("Bash", {"command": "rm -rf ."}),
+    ("Bash", {"command": "git status", "run_in_background": True}),
+    ("Task", {"subagent_type": "general-purpose", "prompt": "fix it"}),
+    ("Agent", {"prompt": "fix it"}),
+    ("mcp__github__create_issue", {"title": "x"}),
+    ("Read", {"file_path": "/etc/passwd"}),
+    ("Read", {"file_path": "{root}/../outside.txt"}),
+    ("Grep", {"pattern": "root", "path": "/etc"}),
+    ("Glob", {"pattern": "../../**/*.key"}),
+    ("LS", {"path": "/"}),
+    ("SlashCommand", {"command": "/deploy"}),
+    ("Frobnicate", {}),
+    ("write", {"file_path": "{root}/x"}),
+]
+ALLOWED_IN_PLAN_MODE = [
+    ("Read", {"file_path": "{root}/README.md"}),
+    ("Grep", {"pattern": "sample"}),
+    ("Grep", {"pattern": "sample", "path": "{root}"}),
+    ("Glob", {"pattern": "**/*.md"}),
+    ("LS", {"path": "{root}"}),
+    ("Bash", {"command": "git status"}),
+    ("Bash", {"command": "git log --oneline -5", "description": "recent commits"}),
+    ("Task", {"subagent_type": "Explore", "prompt": "where is the README"}),
+    ("WebSearch", {"query": "x"}),
+    ("WebFetch", {"url": "https://example.com", "prompt": "x"}),
+    ("TodoWrite", {"todos": []}),
+    ("AskUserQuestion", {"questions": []}),
+]
+
+
+def _fill(tool_input: dict[str, Any], root: Path) -> dict[str, Any]:
+    return {k: v.replace("{root}", str(root)) if isinstance(v, str) else v for k, v in tool_input.items()}
+
+
+@pytest.mark.parametrize(("tool", "tool_input"), DENIED_IN_PLAN_MODE)
+def test_plan_mode_denies(project: Path, tool: str, tool_input: dict[str, Any]) -> None:
+    answer = ask(event(project, tool, _fill(tool_input, project)))
+    assert answer.exit_code == 0
+    assert decision(answer) == "deny", answer
+    assert reason(answer).startswith("planview: ")
+
+
+@pytest.mark.parametrize(("tool", "tool_input"), ALLOWED_IN_PLAN_MODE)
+def test_plan_mode_allows_reading(project: Path, tool: str, tool_input: dict[str, Any]) -> None:
+    answer = ask(event(project, tool, _fill(tool_input, project)))
+    assert (answer.exit_code, decision(answer)) == (0, "allow"), reason(answer)
+
+
+def test_refusals_name_the_fix_in_claude_words(project: Path) -> None:
+    text = reason(ask(event(project, "Write", {"file_path": str(project / "x"), "content": ""})))
+    assert "ExitPlanMode" in text and "exit_plan_mode" not in text
+    assert "Read / Grep / Glob / LS" in reason(ask(event(project, "Frobnicate", {})))
+
+
+def test_a_symlink_out_of_the_project_is_not_readable(project: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "secret"
+    outside.mkdir()
+    (outside / "token.txt").write_text("hunter2")
+    (project / "ext").symlink_to(outside)
+    answer = ask(event(project, "Read", {"file_path": str(project / "ext" / "token.txt")}))
+    assert decision(answer) == "deny"
+    assert "outside the project" in reason(answer)
+
+
+def test_non_utf8_and_lone_surrogate_paths_are_denied(project: Path) -> None:
+    raw = json.dumps(event(project, "Read", {"file_path": "PLACEHOLDER"})).replace(
+        "PLACEHOLDER", "\\udcff\\ud800"
+    )
+    answer = ask(raw.encode())
+    assert decision(answer) == "deny" or answer.exit_code == 2
+
+
+def test_claude_may_draft_its_plan_in_its_own_plans_folder(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "claude-config"
+    (config / "plans").mkdir(parents=True)
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    draft = {"file_path": str(config / "plans" / "quiet-fox.md"), "content": "# plan"}
+    assert decision(ask(event(project, "Write", draft))) == "allow"
+    # ... but not next to it, not a dotfile, not a non-Markdown file.
+    for bad in ("../settings.json", ".hidden.md", "run.sh"):
+        path = {"file_path": str(config / "plans" / bad), "content": "x"}
+        assert decision(ask(event(project, "Write", path))) == "deny", bad
+
+
+def test_planview_plan_switch_gates_claude_outside_its_plan_mode(project: Path) -> None:
+    write = event(
+        project, "Write", {"file_path": str(project / "x"), "content": ""}, permission_mode="default"
+    )
+    assert decision(ask(write)) is None  # Claude's own permissions apply
+    ClaudeState(project / ".planview").set_project_plan_mode(True)
+    assert decision(ask(write)) == "deny"
+
+
+def test_read_only_mcp_tools_the_user_listed(project: Path) -> None:
+    home = project / ".planview"
+    home.mkdir(exist_ok=True)
+    (home / "config.toml").write_text('[claude]\nread_only_tools = ["mcp__docs__search"]\n')
+    assert decision(ask(event(project, "mcp__docs__search", {"query": "retry"}))) == "allow"
+    # listed, but handed a path: the path guard still refuses it.
+    assert decision(ask(event(project, "mcp__docs__search", {"file": "/etc/passwd"}))) == "deny"
+    assert decision(ask(event(project, "mcp__docs__delete", {"id": 1}))) == "deny"
+
+
+# -- malformed input fails closed --------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b"",
+        b"{not json",
+        b"[1, 2]",
+        b"\xff\xfe{}",
+        b'{"hook_event_name": "PreToolUse"}',
+        b'{"hook_event_name": "PreToolUse", "session_id": "s", "cwd": "relative", "tool_name": "Read"}',
+        b'{"hook_event_name": "PreToolUse", "session_id": "../../etc/x", "cwd": "/", "tool_name": "Read"}',
+        b'{"hook_event_name": "PreToolUse", "session_id": "s", "cwd": "/", "tool_name": "Read", "tool_input": 5}',
+        b'{"hook_event_name": "PreToolUse", "session_id": "s", "cwd": "/", "tool_name": 7}',
+        b"[" * 100_000,
+        b'{"a": ' * 5000 + b"1" + b"}" * 5000,
+    ],
+)
+def test_malformed_events_are_denied_with_exit_2(raw: bytes) -> None:
+    answer = run(raw)
+    assert answer.exit_code == 2
+    assert answer.stdout == ""
+    assert "denied" in answer.stderr
+
+
+def test_a_huge_tool_input_is_denied_not_parsed(project: Path) -> None:
+    big = event(project, "Write", {"file_path": str(project / "x"), "content": "x" * (9 * 1024 * 1024)})
+    answer = ask(big)
+    assert answer.exit_code == 2 and "MiB" in answer.stderr
+
+
+def test_an_internal_error_denies(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr("planview.claude.hook.plan_mode_verdict", broken)
+    answer = ask(event(project, "Read", {"file_path": str(project / "README.md")}))
+    assert answer.exit_code == 2 and "internal error" in answer.stderr
+    # PermissionRequest does not honour exit 2: the deny must be explicit.
+    answer = ask(event(project, "Read", {"file_path": "x"}, hook_event_name="PermissionRequest"))
+    assert answer.exit_code == 0 and decision(answer) == "deny"
+
+
+# -- ExitPlanMode, review, pin -----------------------------------------------------------------
+
+
+class FakeReviewer:
+    """Stands in for the person: approves through the real approval flow, or refines/keeps."""
+
+    def __init__(self, home: Path, root: Path, verdict: str, feedback: str = "") -> None:
+        self.home, self.root, self.verdict, self.feedback = home, root, verdict, feedback
+        self.seen: list[Path] = []
+
+    def __call__(self, plan: Path, shown: str, seconds: float) -> ReviewOutcome:
+        self.seen.append(plan)
+        if self.verdict == "approve":
+            from planview.approval.approvals import Approvals
+
+            Approvals(self.home, project_root=self.root).approve(
+                plan, "Ada Reviewer", expected_canonical_sha256=shown
+            )
+        return ReviewOutcome(self.verdict, self.feedback)  # type: ignore[arg-type]
+
+
+def _use(monkeypatch: pytest.MonkeyPatch, reviewer: FakeReviewer) -> None:
+    monkeypatch.setattr(handoff, "choose_reviewer", lambda: reviewer)
+
+
+def _exit_plan(project: Path, **extra: Any) -> HookAnswer:
+    return ask(event(project, "ExitPlanMode", {"plan": PLAN, "planFilePath": "/x/plan.md"}, **extra))
+
+
+def test_exit_plan_mode_saves_the_plan_and_approval_allows_with_set_mode(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = project / ".planview"
+    reviewer = FakeReviewer(home, project, "approve")
+    _use(monkeypatch, reviewer)
+    answer = _exit_plan(project, hook_event_name="PermissionRequest")
+    assert decision(answer) == "allow"
+    permissions = answer.payload["hookSpecificOutput"]["decision"]["updatedPermissions"]  # type: ignore[index]
+    assert permissions == [{"type": "setMode", "mode": "acceptEdits", "destination": "session"}]
+    (plan,) = reviewer.seen
+    assert plan.parent == home / "plans" and plan.read_text() == PLAN
+    status = subprocess.run(
+        [sys.executable, "-m", "planview", "status", str(plan)], cwd=project, capture_output=True, text=True
+    )
+    assert status.returncode == 0 and "approved" in status.stdout
+    # The PreToolUse for the same ExitPlanMode (or a repeat) does not ask the person twice.
+    again = _exit_plan(project)
+    assert decision(again) == "allow" and len(reviewer.seen) == 1
+    context = again.payload["hookSpecificOutput"]["additionalContext"]  # type: ignore[index]
+    assert "1. Add the greeting line" in context and str(plan) in context
+
+
+def test_refine_denies_with_the_feedback_and_keep_denies(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    home = project / ".planview"
+    _use(monkeypatch, FakeReviewer(home, project, "refine", "Also update the changelog date."))
+    answer = _exit_plan(project, hook_event_name="PermissionRequest")
+    assert decision(answer) == "deny"
+    assert "Also update the changelog date." in reason(answer)
+    _use(monkeypatch, FakeReviewer(home, project, "keep"))
+    assert "not approved" in reason(_exit_plan(project))
+    _use(monkeypatch, FakeReviewer(home, project, "timeout"))
+    assert "timed out" in reason(_exit_plan(project))
+    # Every round reviewed the same plan file, so the review shows what changed between rounds.
+    assert len(list((home / "plans").glob("*.md"))) == 1
+
+
+def test_a_reviewer_that_says_approve_without_a_ledger_event_is_not_trusted(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    class Liar(FakeReviewer):
+        def __call__(self, plan: Path, shown: str, seconds: float) -> ReviewOutcome:
+            return ReviewOutcome("approve")
+
+    _use(monkeypatch, Liar(project / ".planview", project, "approve"))
+    answer = _exit_plan(project)
+    assert decision(answer) == "deny" and "not approved" in reason(answer)
+
+
+@pytest.fixture
+def approved(project: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    reviewer = FakeReviewer(project / ".planview", project, "approve")
+    _use(monkeypatch, reviewer)
+    assert decision(_exit_plan(project, hook_event_name="PermissionRequest")) == "allow"
+    return reviewer.seen[0]
+
+
+def _write(project: Path, name: str = "src.txt") -> dict[str, Any]:
+    return event(
+        project, "Write", {"file_path": str(project / name), "content": "x"}, permission_mode="acceptEdits"
+    )
+
+
+def test_execute_mode_writes_pass_while_the_plan_holds(project: Path, approved: Path) -> None:
+    first = ask(_write(project))
+    assert decision(first) is None  # no decision: Claude's own permissions apply
+    assert "Add the greeting line" in first.payload["hookSpecificOutput"]["additionalContext"]  # type: ignore[index]
+    assert ask(_write(project)).stdout == ""  # the steps are offered once
+
+
+def test_ticking_a_step_in_the_plan_is_allowed_but_rewording_it_is_not(project: Path, approved: Path) -> None:
+    tick = {
+        "file_path": str(approved),
+        "old_string": "- [ ] Add the greeting",
+        "new_string": "- [x] Add the greeting",
+    }
+    assert decision(ask(event(project, "Edit", tick, permission_mode="acceptEdits"))) is None
+    reword = {"file_path": str(approved), "old_string": "Say hello", "new_string": "Say goodbye"}
+    answer = ask(event(project, "Edit", reword, permission_mode="acceptEdits"))
+    assert decision(answer) == "deny" and "only tick" in reason(answer)
+
+
+def test_a_changed_goal_revokes_names_the_section_and_returns_to_plan_mode(
+    project: Path, approved: Path
+) -> None:
+    approved.write_text(PLAN.replace("Say hello", "Say hello loudly"))  # e.g. sed through Bash
+    answer = ask(_write(project))
+    assert decision(answer) == "deny"
+    assert "Goal" in reason(answer) and "ExitPlanMode" in reason(answer)
+    ledger = [json.loads(line) for line in (project / ".planview" / "ledger.jsonl").read_text().splitlines()]
+    assert [e["type"] for e in ledger] == ["approved", "revoked"]
+    assert ledger[-1]["changed_sections"] == ["Goal"]
+    # Back in plan mode: the next write is refused by the gate even though Claude is in acceptEdits.
+    assert "not read-only" in reason(ask(_write(project)))
+
+
+def test_a_self_approval_does_not_move_the_pin(project: Path, approved: Path) -> None:
+    """The agent edits the plan and approves it again itself: the session stays pinned to the first."""
+    from planview.approval.approvals import Approvals
+
+    approved.write_text(PLAN.replace("Say hello", "Say hello and delete tests"))
+    Approvals(project / ".planview", project_root=project).approve(approved, "Alice")
+    answer = ask(_write(project))
+    assert decision(answer) == "deny" and "Goal" in reason(answer)
+
+
+def test_sessions_are_pinned_separately(project: Path, approved: Path) -> None:
+    other = _write(project)
+    other["session_id"] = "sess-2"
+    other["permission_mode"] = "plan"
+    assert decision(ask(other)) == "deny"  # sess-2 never had a plan approved
+
+
+# -- the real command --------------------------------------------------------------------------
+
+
+def _hook(project: Path, payload: bytes) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    return subprocess.run(
+        [sys.executable, "-m", "planview", "claude", "hook", "--timeout", "600"],
+        input=payload.decode("utf-8", "surrogateescape"),
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+
+
+def test_the_command_denies_and_allows_as_the_issue_says(project: Path) -> None:
+    cases = [
+        ("Write", {"file_path": str(project / "f"), "content": "x"}, "deny"),
+        ("Edit", {"file_path": str(project / "README.md"), "old_string": "a", "new_string": "b"}, "deny"),
+        ("Bash", {"command": "echo x > f"}, "deny"),
+        ("Bash", {"command": "git commit -m x"}, "deny"),
+        ("Read", {"file_path": str(project / "README.md")}, "allow"),
+        ("Bash", {"command": "git status"}, "allow"),
+        ("Grep", {"pattern": "sample"}, "allow"),
+    ]
+    for tool, tool_input, expected in cases:
+        done = _hook(project, json.dumps(event(project, tool, tool_input)).encode())
+        assert done.returncode == 0, done.stderr
+        got = json.loads(done.stdout)["hookSpecificOutput"]["permissionDecision"]
+        assert got == expected, (tool, tool_input, done.stdout)
+    bad = _hook(project, b"{oops")
+    assert bad.returncode == 2 and bad.stdout == "" and "denied" in bad.stderr
+    assert not (project / "f").exists()
