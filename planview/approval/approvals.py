@@ -171,7 +171,8 @@ class Approvals:
 
     def current(self, plan_path: Path) -> ApprovalRecord | None:
         """The newest approval of the plan that was not revoked since (it may be stale: see status)."""
-        entry = self._latest(self.ledger.events(), self.plan_key(plan_path))
+        plan = self.plan_key(plan_path)
+        entry = self._latest(self.ledger.events(plan=plan), plan)
         return entry.record if entry is not None and entry.revocation is None else None
 
     def is_current(self, plan_path: Path) -> bool:
@@ -184,7 +185,7 @@ class Approvals:
     def status(self, plan_path: Path) -> PlanStatus:
         path = self._contained(plan_path)
         plan = self.plan_key(path)
-        entry = self._latest(self.ledger.events(), plan)
+        entry = self._latest(self.ledger.events(plan=plan), plan)
         if entry is None:
             self._read(path)  # a missing plan is an error, not "not approved"
             return PlanStatus(plan, "not approved", None, detail="no approval recorded for this plan")
@@ -227,7 +228,7 @@ class Approvals:
         who = resolve_approver(approver, cwd=self.project_root)
         plan = self.plan_key(path)
         with self.ledger.locked(exclusive=True):
-            entry = self._latest(self.ledger.events(), plan)
+            entry = self._latest(self.ledger.events(plan=plan), plan)
             if entry is not None and entry.revocation is None and entry.record.canonical_sha256 == canonical:
                 read_artifact(self.artifacts_dir, entry.record.artifact)  # still there?
                 return entry.record
@@ -269,7 +270,7 @@ class Approvals:
         path = self._contained(plan_path)
         plan = self.plan_key(path)
         with self.ledger.locked(exclusive=True):
-            entry = self._latest(self.ledger.events(), plan)
+            entry = self._latest(self.ledger.events(plan=plan), plan)
             if entry is None or entry.revocation is not None:
                 return None
             record = entry.record

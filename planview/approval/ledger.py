@@ -1,14 +1,21 @@
-"""The approval ledger: append-only, hash-chained JSON lines.
+"""The approval ledger: append-only, hash-chained JSON lines, checked from its head.
 
 Each line is one event in canonical JSON (sorted keys, compact, UTF-8). Its `prev` field is the
 SHA-256 of the previous line's bytes (without the newline); the first line carries `GENESIS`.
-`seq` equals the line number. A small `ledger.head` file beside the ledger records the seq and
-hash of the last line, so that editing or deleting the *last* line is caught too (a chain alone
-cannot see that). See docs/LEDGER.md.
+`seq` equals the line number. `ledger.head` beside the ledger records what planview last wrote:
+the newest line's seq and hash, the ledger's length and the SHA-256 of all of it, and - while an
+append is under way - the hash of the one line about to be written (`pending`). See docs/LEDGER.md.
 
-Writers serialise on an exclusive `fcntl.flock` of `ledger.lock` and append with O_APPEND + fsync;
-readers take a shared lock so they never see half a line from a live writer. A torn last line (a
-crash mid-write) is reported, never dropped or repaired: the ledger is evidence.
+Reading is incremental from the head: the bytes planview recorded are confirmed with one SHA-256
+(no re-parse), only a `pending` line after them is parsed, and an approval query parses only the
+lines that name its plan. Anything that does not match falls back to the full walk, which names
+the first bad line. `verify()` (`planview audit`) always walks the whole chain.
+
+Writers serialise on an exclusive `fcntl.flock` of `ledger.lock`; readers take a shared lock when
+they can open the lock file read-only and read without one otherwise (a read-only home). An
+append writes the pending head, then the line (O_APPEND + fsync), then the final head; a failed or
+short write is rolled back to the old length under the lock. A torn last line from a crash is
+reported; `repair()` (`planview audit --repair`) keeps a backup and removes only that line.
 """
 
 from __future__ import annotations
@@ -26,6 +33,8 @@ from types import MappingProxyType
 from typing import Any
 
 from planview.approval.errors import LedgerError
+from planview.fileguard import NotAFileError, TooLargeError, explain, open_regular, read_regular
+from planview.nesting import too_deep_json
 
 try:
     import fcntl
@@ -34,9 +43,14 @@ except ImportError:  # pragma: no cover - Windows: no flock; refuse to write rat
 
 GENESIS = "0" * 64
 EVENT_TYPES = frozenset({"approved", "revoked", "rejected"})
+MAX_HEAD_BYTES = 4096
 _REPAIR_HINT = (
-    "Run `planview audit` for details; planview never repairs a ledger - move it aside "
+    "Run `planview audit` for details; planview never rewrites a ledger - move it aside "
     "(keep it as evidence) to start a new one."
+)
+_TORN_HINT = (
+    "A write was interrupted: run `planview audit --repair` (it keeps a backup and removes only the "
+    "unterminated last line)."
 )
 
 
@@ -63,6 +77,10 @@ class LedgerProblem:
     def seq(self) -> int:
         return self.line
 
+    @property
+    def torn(self) -> bool:
+        return self.message.startswith("torn last line")
+
 
 @dataclass(frozen=True)
 class Verification:
@@ -78,6 +96,58 @@ class Verification:
         if self.problem is None:
             return f"ledger ok: {len(self.events)} event(s), chain verified"
         return f"ledger broken at line {self.problem.line} (seq {self.problem.seq}): {self.problem.message}"
+
+
+@dataclass(frozen=True)
+class Repair:
+    """What `Ledger.repair` did: the bytes of the torn line removed and where the backup went."""
+
+    removed: int
+    backup: Path | None
+    line: int | None  # the torn line's number, when one was removed
+
+
+@dataclass(frozen=True)
+class Head:
+    """`ledger.head`: what planview last wrote. `length`/`digest` are None in a head written by a
+    planview before they existed (such a head is checked by the full walk, strictly)."""
+
+    seq: int
+    sha256: str | None
+    length: int | None = None
+    digest: str | None = None
+    pending: str | None = None
+
+    def to_json(self) -> str:
+        data: dict[str, Any] = {
+            "seq": self.seq,
+            "sha256": self.sha256,
+            "bytes": self.length,
+            "digest": self.digest,
+        }
+        if self.pending is not None:
+            data["pending"] = self.pending
+        return canonical_json(data) + "\n"
+
+
+_UNREADABLE = object()
+
+
+@dataclass(frozen=True)
+class _Snapshot:
+    """A ledger read under the lock and found good: its bytes and how much of them is vouched for."""
+
+    data: bytes
+    count: int  # events
+    last_hash: str  # of the newest line (GENESIS when empty)
+    trusted: int  # data[:trusted] is what ledger.head vouches for (never parsed on the fast path)
+    tail: tuple[Mapping[str, Any], ...]  # events after `trusted` (parsed and chain-checked)
+    events: tuple[Mapping[str, Any], ...] | None = None  # every event, when a full walk was needed
+    hasher: Any = None  # sha256 of `data` so far (hashlib object), when the fast path computed it
+
+    def digest(self) -> Any:
+        """A sha256 object over `data` (a copy: the caller may go on updating it)."""
+        return self.hasher.copy() if self.hasher is not None else hashlib.sha256(self.data)
 
 
 @dataclass
@@ -97,11 +167,17 @@ class Ledger:
         self.lock_path = self.path.with_name("ledger.lock")
         self._lock = _LockState()
         self._prefix: VerifiedPrefix | None = None
+        self._parsed: tuple[str, tuple[Mapping[str, Any], ...]] | None = None  # (digest, events)
 
     # -- locking ---------------------------------------------------------------------------
     @contextmanager
     def locked(self, exclusive: bool = True) -> Iterator[None]:
-        """Hold the ledger lock; re-entrant within this object (a shared hold cannot be upgraded)."""
+        """Hold the ledger lock; re-entrant within this object (a shared hold cannot be upgraded).
+
+        A shared hold on a home where `ledger.lock` cannot be opened read-only (never written, or a
+        read-only home) reads without a lock: appends never leave a state a reader must not see
+        except a half-written line, which verification reports as torn.
+        """
         state = self._lock
         with state.guard:
             if state.depth:
@@ -117,94 +193,281 @@ class Ledger:
                 raise LedgerError(
                     "the approval ledger needs fcntl.flock (Linux or macOS); this platform has none"
                 )
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.lock_path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            fd = self._open_lock(exclusive)
             try:
-                fcntl.flock(fd, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+                if fd is not None:
+                    fcntl.flock(fd, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
                 state.depth, state.exclusive, state.fd = 1, exclusive, fd
                 try:
                     yield
                 finally:
                     state.depth, state.exclusive, state.fd = 0, False, None
-                    fcntl.flock(fd, fcntl.LOCK_UN)
+                    if fd is not None:
+                        fcntl.flock(fd, fcntl.LOCK_UN)
             finally:
-                os.close(fd)
+                if fd is not None:
+                    os.close(fd)
+
+    def _open_lock(self, exclusive: bool) -> int | None:
+        try:
+            if exclusive:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                return open_regular(self.lock_path, os.O_RDWR | os.O_CREAT)
+            return open_regular(self.lock_path, os.O_RDONLY)
+        except NotAFileError as exc:
+            raise LedgerError(str(exc)) from None
+        except OSError as exc:
+            if not exclusive:
+                return None  # nothing to share a lock with, or a read-only home: read unlocked
+            raise LedgerError(explain(exc, f"lock the approval ledger ({self.lock_path})")) from exc
 
     # -- reading ---------------------------------------------------------------------------
     def verify(self) -> Verification:
-        """Check every line, the chain and the head; report the first bad line instead of raising."""
-        if not self.path.exists() and not self.head_path.exists():
-            return Verification(ok=True, events=())
+        """Walk every line, the chain and the head; report the first bad line instead of raising."""
         with self.locked(exclusive=False):
-            data = self.path.read_bytes() if self.path.exists() else b""
-            head = self._read_head()
+            data, head = self._read()
+            if not data and head is None:
+                return Verification(ok=True, events=())
             result, self._prefix = _check(data, head, self._prefix)
         return result
 
-    def events(self) -> tuple[Mapping[str, Any], ...]:
-        """All events, verified; raises LedgerError naming the first bad line."""
-        result = self.verify()
-        if not result.ok:
-            raise LedgerError(f"{self.path}: {result.describe()}. {_REPAIR_HINT}")
-        return result.events
+    def events(self, plan: str | None = None) -> tuple[Mapping[str, Any], ...]:
+        """Events, verified from the head; with `plan`, those naming it (a fast query).
+
+        With `plan` the caller still filters: when the head cannot vouch for the ledger (a head
+        from an older planview) every event comes back, so that each is checked as it is read.
+        Raises LedgerError naming the first bad line.
+        """
+        with self.locked(exclusive=False):
+            snap = self._snapshot()
+        if plan is None:
+            return self._all_events(snap)
+        if snap.events is not None:
+            return snap.events  # the head did not vouch for it: every event, so all are checked
+        return _events_naming(snap, plan)
+
+    def last_seq(self) -> int:
+        """The seq of the newest event (0 for an empty ledger), verified from the head."""
+        with self.locked(exclusive=False):
+            return self._snapshot().count
+
+    def _all_events(self, snap: _Snapshot) -> tuple[Mapping[str, Any], ...]:
+        if snap.events is not None:
+            return snap.events
+        key = sha256_hex(snap.data[: snap.trusted])
+        if self._parsed is None or self._parsed[0] != key:
+            self._parsed = (key, tuple(_parse_trusted(snap.data[: snap.trusted])))
+        return self._parsed[1] + snap.tail
+
+    def _read(self) -> tuple[bytes, Any]:
+        try:
+            data = read_regular(self.path)
+        except FileNotFoundError:
+            data = b""
+        except NotAFileError as exc:
+            raise LedgerError(str(exc)) from None
+        except OSError as exc:
+            raise LedgerError(explain(exc, f"read the approval ledger ({self.path})")) from exc
+        return data, self._read_head()
 
     def _read_head(self) -> Any:
         try:
-            raw = self.head_path.read_bytes()
+            raw = read_regular(self.head_path, MAX_HEAD_BYTES, "ledger head")
         except FileNotFoundError:
             return None
-        try:
-            return json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
+        except TooLargeError:
             return _UNREADABLE
+        except NotAFileError as exc:
+            raise LedgerError(str(exc)) from None
+        except OSError as exc:
+            raise LedgerError(explain(exc, f"read {self.head_path}")) from exc
+        return _parse_head(raw)
+
+    def _snapshot(self, *, appending: bool = False) -> _Snapshot:
+        """The ledger as it is, vouched for by the head (fast) or by a full walk; LedgerError if bad."""
+        data, head = self._read()
+        snap = _from_head(data, head)
+        if snap is not None:
+            return snap
+        if not data and head is None:
+            return _Snapshot(data, 0, GENESIS, 0, (), ())
+        result, self._prefix = _check(data, head, self._prefix)
+        if not result.ok:
+            hint = _TORN_HINT if result.problem is not None and result.problem.torn else _REPAIR_HINT
+            refusing = "; refusing to append to it" if appending else ""
+            raise LedgerError(f"{self.path}: {result.describe()}{refusing}. {hint}")
+        events = result.events
+        last = sha256_hex(data[: len(data) - 1].rsplit(b"\n", 1)[-1]) if events else GENESIS
+        return _Snapshot(data, len(events), last, len(data), (), events)
 
     # -- writing ---------------------------------------------------------------------------
     def append(self, event: Mapping[str, Any]) -> Mapping[str, Any]:
-        """Append one event (seq, prev and `at` are filled in); refuses to write onto a bad ledger."""
+        """Append one event (seq, prev and `at` are filled in); refuses to write onto a bad ledger.
+
+        Nothing half-written stays behind: a failed or short write is truncated back under the
+        lock and raised as a LedgerError naming the cause (the disk is full, read-only, ...).
+        """
         kind = event.get("type")
         if kind not in EVENT_TYPES:
             raise ValueError(f"unknown ledger event type {kind!r}; expected one of {sorted(EVENT_TYPES)}")
         if "seq" in event or "prev" in event:
             raise ValueError("seq and prev are assigned by the ledger")
         with self.locked(exclusive=True):
-            existing = self.path.read_bytes() if self.path.exists() else b""
-            result, self._prefix = _check(existing, self._read_head(), self._prefix)
-            if not result.ok:
-                raise LedgerError(
-                    f"{self.path}: {result.describe()}; refusing to append to it. {_REPAIR_HINT}"
-                )
-            lines = _split(existing)[0]
+            snap = self._snapshot(appending=True)
             record = dict(event)
             record.setdefault("at", utc_now())
-            record["seq"] = len(lines) + 1
-            record["prev"] = sha256_hex(lines[-1]) if lines else GENESIS
+            record["seq"] = snap.count + 1
+            record["prev"] = snap.last_hash
             line = canonical_json(record).encode("utf-8")
-            self._append_line(line + b"\n", created=not existing)
-            from planview.atomic import atomic_write
-
-            head = {"seq": record["seq"], "sha256": sha256_hex(line)}
-            atomic_write(self.head_path, canonical_json(head) + "\n")
+            digest = snap.digest()
+            now = Head(snap.count, snap.last_hash, len(snap.data), digest.hexdigest(), sha256_hex(line))
+            self._write_head(now)  # first: a line the head does not announce is a forgery
+            self._append_line(line + b"\n", old_length=len(snap.data))
+            digest.update(line + b"\n")
+            done = Head(record["seq"], sha256_hex(line), len(snap.data) + len(line) + 1, digest.hexdigest())
+            try:
+                self._write_head(done)
+            except LedgerError:
+                pass  # the line is on disk and the pending head vouches for it; the next append catches up
         return record
 
-    def _append_line(self, data: bytes, *, created: bool) -> None:
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    def _write_head(self, head: Head) -> None:
+        from planview.atomic import atomic_write
+
         try:
-            view = memoryview(data)
-            while view:
-                written = os.write(fd, view)
-                view = view[written:]
-            os.fsync(fd)
+            atomic_write(self.head_path, head.to_json())
+        except OSError as exc:
+            raise LedgerError(
+                explain(exc, f"update {self.head_path}") + "; nothing was recorded in the ledger"
+            ) from exc
+
+    def _append_line(self, data: bytes, *, old_length: int) -> None:
+        created = not self.path.exists()
+        try:
+            fd = open_regular(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        except NotAFileError as exc:
+            raise LedgerError(str(exc)) from None
+        except OSError as exc:
+            raise LedgerError(
+                explain(exc, f"record the event in {self.path}") + "; nothing was recorded"
+            ) from exc
+        try:
+            try:
+                view = memoryview(data)
+                while view:
+                    written = os.write(fd, view)
+                    view = view[written:]
+                os.fsync(fd)
+            except OSError as exc:
+                self._roll_back(fd, old_length, exc)
+                raise LedgerError(
+                    explain(exc, f"record the event in {self.path}") + "; nothing was recorded"
+                ) from exc
         finally:
             os.close(fd)
         if created:
-            dir_fd = os.open(self.path.parent, os.O_RDONLY)
+            _fsync_dir(self.path.parent)
+
+    def _roll_back(self, fd: int, old_length: int, cause: OSError) -> None:
+        """Truncate a failed append back to the ledger's old length (we hold the exclusive lock)."""
+        try:
+            os.ftruncate(fd, old_length)
+            os.fsync(fd)
+        except OSError as exc:
+            raise LedgerError(
+                explain(cause, f"record the event in {self.path}")
+                + f"; the partial line could not be removed ({exc.strerror or exc}): once the cause is "
+                "fixed, run `planview audit --repair`"
+            ) from cause
+
+    def repair(self) -> Repair:
+        """Remove an unterminated last line (a write cut short by a crash), keeping a backup.
+
+        Only that: any other problem is refused (the ledger is evidence; move it aside).
+        """
+        with self.locked(exclusive=True):
+            data, head = self._read()
+            lines, torn = _split(data)
+            if torn is None:
+                return Repair(0, None, None)
+            keep = len(data) - len(torn)
+            rest, _ = _check(data[:keep], head, None)
+            if not rest.ok:
+                raise LedgerError(
+                    f"{self.path}: besides the torn last line, {rest.describe()}; --repair removes only a "
+                    "torn last line, so nothing was changed. Move the ledger aside (keep it as evidence)."
+                )
+            backup = self._backup(data)
             try:
-                os.fsync(dir_fd)
+                fd = open_regular(self.path, os.O_WRONLY)
+                try:
+                    os.ftruncate(fd, keep)
+                    os.fsync(fd)
+                finally:
+                    os.close(fd)
+            except OSError as exc:
+                raise LedgerError(explain(exc, f"repair {self.path}") + f"; the backup is {backup}") from exc
+            self._prefix = None
+            return Repair(len(torn), backup, len(lines) + 1)
+
+    def _backup(self, data: bytes) -> Path:
+        from planview.atomic import open_dir, write_in_dir
+
+        stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
+        try:
+            dir_fd = open_dir(self.path.parent)
+            try:
+                for n in range(1, 100):
+                    name = f"{self.path.name}.{stamp}{'' if n == 1 else f'-{n}'}.bak"
+                    if write_in_dir(dir_fd, name, data, mode=0o444, exclusive=True):
+                        return self.path.with_name(name)
             finally:
                 os.close(dir_fd)
+        except OSError as exc:
+            raise LedgerError(
+                explain(exc, f"back up {self.path} before repairing it") + "; nothing was changed"
+            ) from exc
+        raise LedgerError(
+            f"cannot back up {self.path}: too many backups named {stamp}; try again in a second"
+        )
 
 
-_UNREADABLE = object()
+def _fsync_dir(folder: Path) -> None:
+    try:
+        dir_fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(dir_fd)
+    except OSError:
+        pass  # some filesystems refuse fsync on folders; the line itself is synced
+    finally:
+        os.close(dir_fd)
+
+
+def _parse_head(raw: bytes) -> Any:
+    if too_deep_json(raw):
+        return _UNREADABLE
+    try:
+        obj = json.loads(raw)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        return _UNREADABLE
+    if not isinstance(obj, dict):
+        return _UNREADABLE
+    seq, sha, length, digest, pending = (obj.get(k) for k in ("seq", "sha256", "bytes", "digest", "pending"))
+    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
+        return _UNREADABLE
+    if "bytes" in obj:  # the current format: every field must be right, or the head is unreadable
+        ok = (
+            isinstance(sha, str)
+            and isinstance(length, int)
+            and not isinstance(length, bool)
+            and length >= 0
+            and isinstance(digest, str)
+            and (pending is None or isinstance(pending, str))
+        )
+        return Head(seq, sha, length, digest, pending) if ok else _UNREADABLE
+    return Head(seq, sha if isinstance(sha, str) else None)
 
 
 def _split(data: bytes) -> tuple[list[bytes], bytes | None]:
@@ -216,9 +479,83 @@ def _split(data: bytes) -> tuple[list[bytes], bytes | None]:
     return parts, (tail if tail else None)
 
 
+def _from_head(data: bytes, head: Any) -> _Snapshot | None:
+    """The fast path: None unless the head vouches for the bytes and at most its pending line follows."""
+    if not isinstance(head, Head) or head.length is None or len(data) < head.length:
+        return None
+    if head.length and data[head.length - 1 : head.length] != b"\n":
+        return None
+    hasher = hashlib.sha256(memoryview(data)[: head.length])  # no copy of a large ledger
+    if hasher.hexdigest() != head.digest:
+        return None
+    rest = data[head.length :]
+    if not rest:
+        return _Snapshot(data, head.seq, head.sha256 or GENESIS, head.length, (), hasher=hasher)
+    if head.pending is None or rest.count(b"\n") != 1 or not rest.endswith(b"\n"):
+        return None
+    raw = rest[:-1]
+    if sha256_hex(raw) != head.pending:
+        return None
+    obj = _line_event(raw, head.seq + 1, head.sha256 or GENESIS)
+    if isinstance(obj, str):
+        return None  # the full walk names the problem
+    hasher.update(rest)
+    return _Snapshot(data, head.seq + 1, head.pending, head.length, (obj,), hasher=hasher)
+
+
+def _line_event(raw: bytes, number: int, expected_prev: str) -> Mapping[str, Any] | str:
+    """The event on one line, or a problem message (used by the full walk and the fast path)."""
+    if too_deep_json(raw):
+        return "nested too deeply (edited or corrupted)"
+    try:
+        obj = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError:
+        return "not valid UTF-8 (edited or corrupted)"
+    except (ValueError, RecursionError):
+        return "not valid JSON (edited or corrupted)" if raw else "blank line inserted"
+    if not isinstance(obj, dict):
+        return "not a JSON object (edited or inserted)"
+    try:
+        canonical = canonical_json(obj).encode("utf-8")
+    except ValueError:
+        canonical = b""
+    if canonical != raw:
+        return "not in canonical form (edited by hand)"
+    if obj.get("prev") != expected_prev or obj.get("seq") != number:
+        return "chain"
+    if not isinstance(obj.get("type"), str) or not isinstance(obj.get("at"), str):
+        return "missing its type or time"
+    return MappingProxyType(obj)
+
+
+def _parse_trusted(data: bytes) -> Iterator[Mapping[str, Any]]:
+    """Events of lines the head vouches for (they were checked when they were appended)."""
+    for raw in data.split(b"\n")[:-1]:
+        yield MappingProxyType(json.loads(raw))
+
+
+def _events_naming(snap: _Snapshot, plan: str) -> tuple[Mapping[str, Any], ...]:
+    """The events whose `plan` is `plan`: a byte search for its canonical `"plan":"..."` field, so
+    only those lines are parsed (inside a JSON string a quote is always escaped, so the pattern
+    cannot match string content)."""
+    needle = b'"plan":' + canonical_json(plan).encode("utf-8")
+    data, end = snap.data, snap.trusted
+    found: list[Mapping[str, Any]] = []
+    at = data.find(needle, 0, end)
+    while at != -1:
+        start = data.rfind(b"\n", 0, at) + 1
+        stop = data.find(b"\n", at, end)
+        obj = json.loads(data[start:stop])
+        if obj.get("plan") == plan:
+            found.append(MappingProxyType(obj))
+        at = data.find(needle, stop, end)
+    found.extend(e for e in snap.tail if e.get("plan") == plan)
+    return tuple(found)
+
+
 @dataclass(frozen=True)
 class VerifiedPrefix:
-    """Lines already verified: re-checked with one sha256 over their bytes instead of a re-parse."""
+    """Lines already walked in this process: re-checked with one sha256 over their bytes instead of a re-parse."""
 
     length: int  # bytes of complete, verified lines
     digest: str  # sha256 of data[:length]
@@ -244,46 +581,34 @@ def _check(
         return Verification(ok=False, events=tuple(events[: line - 1]), problem=LedgerProblem(line, message))
 
     for number, raw in enumerate(lines, start=len(events) + 1):
-        try:
-            obj = json.loads(raw.decode("utf-8"))
-        except UnicodeDecodeError:
-            return bad(number, "not valid UTF-8 (edited or corrupted)"), None
-        except ValueError:
-            return bad(number, "not valid JSON (edited or corrupted)" if raw else "blank line inserted"), None
-        if not isinstance(obj, dict):
-            return bad(number, "not a JSON object (edited or inserted)"), None
-        try:
-            canonical = canonical_json(obj).encode("utf-8")
-        except ValueError:
-            canonical = b""
-        if canonical != raw:
-            return bad(number, "not in canonical form (edited by hand)"), None
         expected_prev = hashes[-1] if hashes else GENESIS
-        if obj.get("prev") != expected_prev:
-            if number == 1:
+        obj = _line_event(raw, number, expected_prev)
+        if isinstance(obj, str) and obj != "chain":
+            return bad(number, obj), None
+        if obj == "chain":
+            found = json.loads(raw)
+            if found.get("prev") != expected_prev:
+                if number == 1:
+                    return bad(
+                        1, "prev is not the genesis value (a line was removed or inserted before it)"
+                    ), None
+                if number >= 3 and found.get("prev") == hashes[-2]:
+                    return bad(
+                        number - 1, f"inserted (line {number} chains to line {number - 2}, skipping it)"
+                    ), None
+                if found.get("seq") == number:
+                    return bad(
+                        number - 1,
+                        f"changed after it was written (its hash no longer matches the prev of line {number})",
+                    ), None
                 return bad(
-                    1, "prev is not the genesis value (a line was removed or inserted before it)"
+                    number, f"out of place: carries seq {found.get('seq')!r} (a line was removed or moved)"
                 ), None
-            if number >= 3 and obj.get("prev") == hashes[-2]:
-                return bad(
-                    number - 1, f"inserted (line {number} chains to line {number - 2}, skipping it)"
-                ), None
-            if obj.get("seq") == number:
-                return bad(
-                    number - 1,
-                    f"changed after it was written (its hash no longer matches the prev of line {number})",
-                ), None
-            return bad(
-                number, f"out of place: carries seq {obj.get('seq')!r} (a line was removed or moved)"
-            ), None
-        if obj.get("seq") != number:
             return bad(
                 number,
-                f"carries seq {obj.get('seq')!r}, expected {number} (a line was removed, inserted or moved)",
+                f"carries seq {found.get('seq')!r}, expected {number} (a line was removed, inserted or moved)",
             ), None
-        if not isinstance(obj.get("type"), str) or not isinstance(obj.get("at"), str):
-            return bad(number, "missing its type or time"), None
-        events.append(MappingProxyType(obj))
+        events.append(obj)  # type: ignore[arg-type]
         hashes.append(sha256_hex(raw))
 
     length = offset + sum(len(raw) + 1 for raw in lines)
@@ -293,24 +618,40 @@ def _check(
         return bad(
             torn_at, f"torn last line ({len(torn)} bytes without a newline: a write was interrupted)"
         ), verified
-    return _check_head(events, hashes, head, bad), verified
+    return _check_head(data, events, hashes, head, bad), verified
 
 
-def _check_head(events: list, hashes: list[str], head: Any, bad) -> Verification:
+def _check_head(data: bytes, events: list, hashes: list[str], head: Any, bad) -> Verification:
     count = len(hashes)
     if head is None:
-        # A crash between the first append and writing the head leaves one line and no head.
-        if count <= 1:
-            return Verification(ok=True, events=tuple(events))
-        return bad(count, "ledger.head is missing, so the last line cannot be confirmed")
-    if head is _UNREADABLE or not isinstance(head, dict) or not isinstance(head.get("seq"), int):
+        if count == 0:
+            return Verification(ok=True, events=())
+        return bad(count, "ledger.head is missing, so the newest line cannot be confirmed")
+    if head is _UNREADABLE:
         return bad(max(count, 1), "ledger.head is unreadable")
-    seq, digest = head["seq"], head.get("sha256")
+    seq = head.seq
     if seq > count:
         return bad(count + 1, f"line(s) {count + 1}..{seq} were removed from the end")
-    if seq == count or seq == count - 1:
-        # seq == count - 1: a crash between appending a line and updating the head.
-        if seq >= 1 and hashes[seq - 1] != digest:
-            return bad(seq, "changed after it was written (its hash no longer matches ledger.head)")
+    if seq >= 1 and hashes[seq - 1] != head.sha256:
+        return bad(seq, "changed after it was written (its hash no longer matches ledger.head)")
+    if head.length is not None:
+        end = _end_of_line(data, seq)
+        if end != head.length or sha256_hex(data[:end]) != head.digest:
+            return bad(
+                1,
+                f"lines 1..{seq} are not the bytes planview wrote (ledger.head's digest differs): "
+                "the ledger was rewritten and its hash chain recomputed",
+            )
+    if seq == count:
         return Verification(ok=True, events=tuple(events))
-    return bad(seq + 2, "appended outside planview (ledger.head does not know it)")
+    if seq == count - 1 and head.length is not None and head.pending == hashes[-1]:
+        return Verification(ok=True, events=tuple(events))  # an append whose final head was not written
+    return bad(seq + 1, "appended outside planview (ledger.head does not know it)")
+
+
+def _end_of_line(data: bytes, seq: int) -> int:
+    """Byte offset just past line `seq` (0 for seq 0)."""
+    end = 0
+    for _ in range(seq):
+        end = data.index(b"\n", end) + 1
+    return end

@@ -42,6 +42,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="verify the ledger, list approvals, and show what changed since the newest one",
     )
     audit.add_argument("--json", action="store_true", help="print one JSON object")
+    audit.add_argument(
+        "--repair",
+        action="store_true",
+        help="first remove a torn (unterminated) last line left by an interrupted write, keeping a backup "
+        "of the ledger beside it; nothing else is ever changed",
+    )
     audit.set_defaults(handler=run_audit)
 
 
@@ -65,7 +71,7 @@ def _plan_arg(raw: str) -> Path:
 
 def run_approve(args: argparse.Namespace) -> int:
     _, approvals = _open()
-    before = len(approvals.ledger.events())
+    before = approvals.ledger.last_seq()
     record = approvals.approve(_plan_arg(args.path), approver=args.as_name)
     if record.seq <= before:
         print(
@@ -157,6 +163,16 @@ def run_audit(args: argparse.Namespace) -> int:
     from planview.approval.audit import build_audit
 
     _, approvals = _open()
+    if args.repair:
+        done = approvals.ledger.repair()
+        if done.backup is None:
+            print("planview: nothing to repair: the ledger has no torn last line", file=sys.stderr)
+        else:
+            print(
+                f"planview: removed the torn line {done.line} ({done.removed} bytes); the ledger as it was is "
+                f"kept in {done.backup}",
+                file=sys.stderr,
+            )
     report = build_audit(approvals)
     if args.json:
         print(json.dumps(report.to_dict(), ensure_ascii=False, sort_keys=True))
@@ -168,4 +184,9 @@ def run_audit(args: argparse.Namespace) -> int:
             f"planview: ledger tampered or damaged at line {problem.line} (seq {problem.seq}): {problem.message}",
             file=sys.stderr,
         )
+        if problem.torn:
+            print(
+                "planview: to remove the torn line (a backup of the ledger is kept): planview audit --repair",
+                file=sys.stderr,
+            )
     return report.exit_code

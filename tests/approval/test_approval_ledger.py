@@ -157,14 +157,27 @@ def test_torn_last_line_is_reported_and_never_repaired(tmp_path: Path) -> None:
     assert ledger.path.read_bytes() == torn  # not dropped, not repaired
 
 
-def test_crash_between_line_and_head_is_tolerated(tmp_path: Path) -> None:
+def test_crash_between_line_and_head_is_tolerated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     ledger = make_ledger(tmp_path, 2)
-    head = ledger.head_path.read_bytes()
-    ledger.append({"type": "approved", "plan": "plans/x.md"})
-    ledger.head_path.write_bytes(head)  # as if the process died before updating the head
-    assert ledger.verify().ok
+    real = Ledger._write_head
+    calls: list[object] = []
+
+    def dies_before_the_final_head(self: Ledger, head: object) -> None:
+        calls.append(head)
+        if len(calls) == 2:
+            raise KeyboardInterrupt  # the process dies after the line, before its final head
+        real(self, head)
+
+    monkeypatch.setattr(Ledger, "_write_head", dies_before_the_final_head)
+    with pytest.raises(KeyboardInterrupt):
+        ledger.append({"type": "approved", "plan": "plans/x.md"})
+    monkeypatch.undo()
+    assert len(lines_of(ledger)) == 3
+    assert Ledger(ledger.path).verify().ok  # the pending head announced this very line
+    assert len(Ledger(ledger.path).events()) == 3
     ledger.append({"type": "revoked", "plan": "plans/x.md"})
     assert ledger.verify().ok and len(ledger.events()) == 4
+    assert json.loads(ledger.head_path.read_bytes())["seq"] == 4  # caught up
 
 
 def test_append_refuses_a_tampered_ledger(tmp_path: Path) -> None:

@@ -199,6 +199,26 @@ def test_audit_exits_1_naming_the_first_bad_line(capsys: pytest.CaptureFixture[s
     assert len(data["approvals"]) == 1
 
 
+def test_audit_repair_removes_only_a_torn_last_line(capsys: pytest.CaptureFixture[str], plan: Path) -> None:
+    run(capsys, "approve", str(plan))
+    ledger = plan.parent.parent / "ledger.jsonl"
+    good = ledger.read_bytes()
+    ledger.write_bytes(good + b'{"approver":"Ada","at":"20')  # a crash mid-append
+    code, _, err = run(capsys, "status", str(plan))
+    assert code == 2 and "planview audit --repair" in err
+    code, _, err = run(capsys, "audit")
+    assert code == 1 and "torn" in err and "planview audit --repair" in err
+    code, out, err = run(capsys, "audit", "--repair")
+    assert code == 0, err
+    assert "removed the torn line 2" in err and "hash chain verified" in out
+    assert ledger.read_bytes() == good
+    backups = list(ledger.parent.glob("ledger.jsonl.*.bak"))
+    assert len(backups) == 1 and backups[0].read_bytes().startswith(good)
+    code, _, err = run(capsys, "audit", "--repair")
+    assert code == 0 and "nothing to repair" in err
+    assert run(capsys, "status", str(plan))[0] == 0
+
+
 def test_audit_without_approvals(capsys: pytest.CaptureFixture[str], project: Path) -> None:
     code, out, _ = run(capsys, "audit")
     assert code == 0 and "no approvals yet" in out
