@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import errno
 import os
-import secrets
 import stat
 from pathlib import Path
 
@@ -26,7 +25,7 @@ _O_BINARY = getattr(os, "O_BINARY", 0)
 
 def temp_name(name: str) -> str:
     """A hidden, unique temp name beside `name` (dot-prefixed so listings skip it)."""
-    return f".{name}.{secrets.token_hex(6)}.tmp"
+    return f".{name}.{os.urandom(6).hex()}.tmp"
 
 
 def _encode(data: str | bytes) -> bytes:

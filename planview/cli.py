@@ -7,18 +7,23 @@ so `planview gate check` or `planview approve` never load textual.
 
 from __future__ import annotations
 
-import argparse
 import importlib
 import sys
+from typing import TYPE_CHECKING
 
 from planview import __version__
 from planview.errors import PlanviewError
+
+if TYPE_CHECKING:
+    import argparse
 
 # Order is the order of `planview --help`.
 COMMAND_MODULES = ("app", "review", "run", "plans", "approval", "gate", "claude")
 
 
 def build_parser() -> argparse.ArgumentParser:
+    import argparse  # not at module level: `planview claude hook` answers without it
+
     parser = argparse.ArgumentParser(
         prog="planview",
         description="A plan-first terminal cockpit for coding agents.",

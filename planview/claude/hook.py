@@ -26,11 +26,12 @@ from planview.claude import answer
 from planview.claude.answer import HookAnswer
 from planview.claude.event import HookEvent, HookInputError, parse_event
 from planview.claude.state import ClaudeState, Pin, SessionState
-from planview.claude.tools import MUTATING_TOOLS, plan_mode_verdict
 from planview.errors import PlanviewError
 
 __all__ = ["DEFAULT_TIMEOUT", "handle", "run"]
 
+# Checked against the approval pin before they run (the ones that can change the plan or the project).
+PIN_CHECKED = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit", "PowerShell", "Bash"})
 DEFAULT_TIMEOUT = 3600.0  # seconds Claude Code waits for the hook (the installed "timeout")
 REVIEW_MARGIN = 20.0  # answer this long before Claude Code would give up on the hook
 
@@ -238,9 +239,8 @@ def _revoke(ctx: HookContext, pin: Pin) -> HookAnswer:
 
 
 def _pinned(ctx: HookContext, pin: Pin) -> HookAnswer:
-    from planview.plan.canonical import canonical_sha256
-    from planview.plan.store import read_plan_text
-
+    # The canonical hash needs the Markdown parser (most of this hook's start-up): only when the
+    # plan's stat changed since the last verified call, or the call edits the plan file itself.
     plan = Path(pin.plan)
     event = ctx.event
     try:
@@ -249,25 +249,37 @@ def _pinned(ctx: HookContext, pin: Pin) -> HookAnswer:
         return _revoke(ctx, pin)
     text: str | None = None
     if stat != pin.stat:
-        text = read_plan_text(plan)
-        if canonical_sha256(text) != pin.canonical_sha256:
+        text = _plan_text(plan)
+        if _canonical(text) != pin.canonical_sha256:
             return _revoke(ctx, pin)
         ctx.save(replace(ctx.session, pin=replace(pin, stat=stat)))
     target = event.tool_input.get("file_path")
     if event.tool_name in ("Write", "Edit", "MultiEdit") and isinstance(target, str):
         if os.path.realpath(target) == os.path.realpath(plan):
-            current = text if text is not None else read_plan_text(plan)
+            current = text if text is not None else _plan_text(plan)
             after = _simulated(event.tool_name, event.tool_input, current)
-            if after is None or canonical_sha256(after) != pin.canonical_sha256:
+            if after is None or _canonical(after) != pin.canonical_sha256:
                 return answer.deny(
                     f"that edit would change the approved plan's text ({plan.name}); while executing, only "
                     "tick its Steps checkboxes. To change the plan, ask the user to send you back to plan mode."
                 )
     if not ctx.session.steps_offered:
-        current = text if text is not None else read_plan_text(plan)
+        current = text if text is not None else _plan_text(plan)
         ctx.save(replace(ctx.session, steps_offered=True))
         return answer.pass_through(_steps_context(plan, pin.seq, current))
     return answer.pass_through()
+
+
+def _plan_text(plan: Path) -> str:
+    from planview.plan.store import read_plan_text
+
+    return read_plan_text(plan)
+
+
+def _canonical(text: str) -> str:
+    from planview.plan.canonical import canonical_sha256
+
+    return canonical_sha256(text)
 
 
 # -- dispatch --------------------------------------------------------------------------------
@@ -278,6 +290,8 @@ def handle(event: HookEvent, timeout: float = DEFAULT_TIMEOUT) -> HookAnswer:
     if event.tool_name == "ExitPlanMode":
         return _exit_plan_mode(ctx)
     if ctx.planning:
+        from planview.claude.tools import plan_mode_verdict
+
         verdict = plan_mode_verdict(event.tool_name, event.tool_input, ctx.root, _read_only_tools(ctx.home))
         if event.name == "PermissionRequest":
             return answer.permission_deny(verdict.reason) if not verdict.allowed else HookAnswer(0)
@@ -285,7 +299,7 @@ def handle(event: HookEvent, timeout: float = DEFAULT_TIMEOUT) -> HookAnswer:
             return answer.allow(f"planview plan mode: {verdict.reason}")
         return answer.deny(verdict.reason)
     pin = ctx.session.pin
-    if pin is not None and event.name == "PreToolUse" and event.tool_name in MUTATING_TOOLS:
+    if pin is not None and event.name == "PreToolUse" and event.tool_name in PIN_CHECKED:
         return _pinned(ctx, pin)
     return HookAnswer(0)
 

@@ -6,9 +6,12 @@ is dispatched before the full parser is built (`run_hook_fast`), since it runs b
 
 from __future__ import annotations
 
-import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import argparse
 
 __all__ = ["register", "run_hook_fast"]
 

@@ -225,7 +225,7 @@ def test_an_internal_error_denies(project: Path, monkeypatch: pytest.MonkeyPatch
     def broken(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("planview.claude.hook.plan_mode_verdict", broken)
+    monkeypatch.setattr("planview.claude.tools.plan_mode_verdict", broken)
     answer = ask(event(project, "Read", {"file_path": str(project / "README.md")}))
     assert answer.exit_code == 2 and "internal error" in answer.stderr
     # PermissionRequest does not honour exit 2: the deny must be explicit.
