@@ -89,7 +89,7 @@ def main() -> int:
             "execute: Write (pinned)": (hook, write),
         }
         times: dict[str, list[float]] = {name: [] for name in cases}
-        for name, (argv, stdin) in cases.items():
+        for argv, stdin in cases.values():
             _time(argv, stdin, root)  # warm-up: bytecode cache, page cache
         for _ in range(args.runs):
             for name, (argv, stdin) in cases.items():
