@@ -122,26 +122,11 @@ def _session_factory(
     return factory
 
 
-def demo_welcome(root: Path) -> tuple[Any, ...]:
-    from rich.text import Text
-
-    text = Text()
-    text.append("planview demo", style="bold")
-    text.append(" — a scripted agent (offline, no API key) works in a fresh copy of a small project:\n")
-    text.append(f"  {root}\n", style="bold")
-    text.append(
-        "It explores read-only, tries a write and a git commit (both refused by the plan-mode gate), "
-        "writes a plan and opens it for your review. Press a there to approve, then watch it carry out "
-        "the steps with real edits.\n"
-    )
-    text.append("Press Enter to send the task below.", style="bold")
-    text.append("  Ctrl+Q quits; the project stays on disk for you to inspect (git diff).", style="dim")
-    return (text,)
-
-
 def run_demo(args: argparse.Namespace) -> int:
-    from planview.demo import DEMO_TASK, demo_provider, prepare_demo_project
+    from planview.demo import DEMO_TASK, demo_provider, guide, prepare_demo_project
+    from planview.invocation import planview_command
 
+    command = planview_command()  # before the chdir: a relative argv[0] is relative to here
     root = prepare_demo_project()
     os.chdir(root)  # the demo behaves as if started inside the sample project
     provider = demo_provider()
@@ -149,13 +134,7 @@ def run_demo(args: argparse.Namespace) -> int:
     from planview.tui.app import PlanviewApp
 
     factory = _session_factory(root, provider, plan_mode=False, resume=None)
-    app = PlanviewApp(factory, project_root=root, welcome=demo_welcome(root), prompt_text=DEMO_TASK)
+    app = PlanviewApp(factory, project_root=root, welcome=guide.welcome(root), prompt_text=DEMO_TASK)
     app.run()
-    print(
-        f"planview demo: the sample project is at {root}\n"
-        f"  cd {root}\n"
-        "  git diff           # the agent's edits\n"
-        "  planview plans     # the plan it wrote\n"
-        "  planview audit     # the approval in the ledger"
-    )
+    print(guide.closing(root, command))
     return 0

@@ -4,15 +4,18 @@
 repository with one commit, so plan mode's read-only git commands have history to read and
 the edits the demo agent makes afterwards show up in `git diff`.
 
-`demo_provider()` replays `script.jsonl`, which assumes the plan gets approved. When the
-reviewer keeps planning or asks for a refinement instead, the scripted agent says it cannot act
-on feedback and rewinds to its `exit_plan_mode` turn, so the next message brings the same plan
-back for review rather than running execute-mode steps that plan mode would refuse.
+`demo_provider()` replays `script.jsonl`. The turn after the first review is a scripted
+revision: a refinement (`r` on the review screen) gets it — the agent rewrites two sections of the
+same plan file and asks for review again, so the re-review marks them — and an approval skips it.
+When the reviewer keeps planning, or asks for a second refinement, the agent says it cannot act on
+that and rewinds to its `exit_plan_mode` turn, so the next message brings the plan back for review
+rather than running execute-mode steps that plan mode would refuse.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -77,10 +80,12 @@ def prepare_demo_project(parent: Path | None = None) -> Path:
 
 NOT_APPROVED = (
     "Not approved, so I'm still in plan mode and nothing was changed.\n\n"
-    "*This demo agent follows a script and cannot revise the plan from feedback* (a real agent would "
-    "rewrite it with `write_plan` and submit it again). Send any message to get the same plan back for "
+    "*This demo agent follows a script and cannot revise the plan from this feedback* (a real agent would "
+    "rewrite it with `write_plan` and submit it again). Send any message to get the plan back for "
     "review; approve it with **a** to watch the steps run."
 )
+# exit_plan_mode's answer to a refinement names the file to revise: write_plan(plan_path="…").
+_REVISE_PATH = re.compile(r'write_plan\(plan_path="([^"]+)"')
 
 
 def demo_provider(*, paced: bool = True) -> ScriptedProvider:
@@ -97,17 +102,36 @@ def demo_provider(*, paced: bool = True) -> ScriptedProvider:
             self.review_turn = next(
                 i for i, t in enumerate(self.turns) if any(c.name == "exit_plan_mode" for c in t.tool_calls)
             )
+            self.revision_turn = self.review_turn + 1  # write_plan + exit_plan_mode again
+            self.revised = False
 
         async def stream(self, request: Any):
             last = request.messages[-1] if request.messages else {}
             still_planning = any(tool.name == "write_plan" for tool in request.tools)
-            if last.get("role") == "tool" and last.get("name") == "exit_plan_mode" and still_planning:
-                self.requests.append(request)
-                self.position = self.review_turn
-                yield TextChunk(NOT_APPROVED)
-                yield Done("end_turn")
-                return
+            if last.get("role") == "tool" and last.get("name") == "exit_plan_mode":
+                if not still_planning:  # approved
+                    if self.position == self.revision_turn:
+                        self.position += 1  # approved as first written: no revision
+                elif (found := _REVISE_PATH.search(str(last.get("content", "")))) and not self.revised:
+                    self._revise(found.group(1))
+                else:
+                    self.requests.append(request)
+                    self.position = self.review_turn
+                    yield TextChunk(NOT_APPROVED)
+                    yield Done("end_turn")
+                    return
             async for event in super().stream(request):
                 yield event
+
+        def _revise(self, plan_path: str) -> None:
+            """Play the revision turn next, writing to the file the review named."""
+            i = self.revision_turn
+            turn = self.turns[i]
+            calls = tuple(
+                replace(c, arguments={**c.arguments, "plan_path": plan_path}) if c.name == "write_plan" else c
+                for c in turn.tool_calls
+            )
+            self.turns = (*self.turns[:i], replace(turn, tool_calls=calls), *self.turns[i + 1 :])
+            self.position, self.revised = i, True
 
     return DemoProvider(ScriptedProvider.from_file(SCRIPT))

@@ -61,7 +61,7 @@ async def test_demo_flow_plan_refuse_review_approve_execute(tmp_path: Path) -> N
     root = prepare_demo_project(tmp_path)
     # the demo's pacing delays are for people; the test replays the same turns without them
     provider = demo_provider(paced=False)
-    assert len(provider.turns) == 10 and not any(t.delay for t in provider.turns)
+    assert len(provider.turns) == 11 and not any(t.delay for t in provider.turns)
 
     def factory(ui, on_event):
         return Session(project_root=root, provider=provider, ui=ui, on_event=on_event)
@@ -132,7 +132,13 @@ async def test_demo_command_prepares_a_project_and_suggests_the_task(
     root = app.project_root
     assert (root / "greet.py").is_file() and (root / ".git").is_dir()
     assert app.prompt_text == DEMO_TASK
-    assert str(root) in app.welcome[0].plain  # the project path is on screen
+    from rich.console import Console
+
+    console = Console(width=200, record=True)
+    console.print(*app.welcome)
+    shown = console.export_text()
+    assert str(root) in shown  # the project path is on screen
+    assert all(key in shown for key in ("n / p", "r ", "a "))  # what to try in the review
     assert app.session.mode == "execute" and app.session.project_root == root
 
 
@@ -361,6 +367,76 @@ async def test_demo_keep_planning_brings_the_same_plan_back(tmp_path: Path) -> N
         await pilot.pause()
         assert screen.todos.progress == (3, 3)
         assert "shout" in (root / "greet.py").read_text()
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36), (200, 50)])
+async def test_demo_review_scrolls_and_a_refinement_marks_two_sections(tmp_path: Path, size) -> None:
+    root = prepare_demo_project(tmp_path)
+    provider = demo_provider(paced=False)
+
+    def factory(ui, on_event):
+        return Session(project_root=root, provider=provider, ui=ui, on_event=on_event)
+
+    app = PlanviewApp(factory, project_root=root, prompt_text=DEMO_TASK)
+    async with app.run_test(size=size) as pilot:
+        screen = app.session_screen
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review screen")
+        review = app.screen
+        await pilot.pause()
+        assert review.body.overflowing, "the demo plan must be long enough to scroll"
+        assert review.summary_text == ""  # a first review marks nothing
+        await pilot.press("n", "n")
+        assert review.current_section_index == 2 and review.body.top_line > 0
+
+        await pilot.press("r")
+        for key in "what about --times 0?":
+            await pilot.press({" ": "space", "?": "question_mark", "-": "minus"}.get(key, key))
+        await pilot.press("enter")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, ReviewScreen) and app.screen is not review, "re-review"
+        )
+        again = app.screen
+        await pilot.pause()
+        titles = [s.title for s in again.document.sections]
+        changed = sorted(titles[i] for i in again.body.changed)
+        assert changed == ["Approach", "Verification"]
+        assert again.summary_text == f"2 of {len(titles)} sections changed since your last review"
+        assert app.session.mode == "plan" and app.session.plan_path == review.plan_path  # the same file
+        feedback = [m for m in app.session.conversation if m.get("name") == "exit_plan_mode"][0]["content"]
+        assert "what about --times 0?" in feedback
+
+        await pilot.press("a")
+        await wait_for(pilot, lambda: app.screen is screen and not screen.busy, "the steps to run")
+        await pilot.pause()
+        assert screen.todos.progress == (3, 3)
+        assert "--times 0" in app.session.plan_path.read_text()
+
+
+async def test_demo_second_refinement_is_declined_and_the_plan_comes_back(tmp_path: Path) -> None:
+    root = prepare_demo_project(tmp_path)
+    provider = demo_provider(paced=False)
+
+    def factory(ui, on_event):
+        return Session(project_root=root, provider=provider, ui=ui, on_event=on_event)
+
+    app = PlanviewApp(factory, project_root=root, prompt_text=DEMO_TASK)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.session_screen
+        await pilot.press("enter")
+        for round in range(2):
+            await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), f"review {round + 1}")
+            await pilot.press("r", "x", "enter")
+        await wait_for(pilot, lambda: app.screen is screen and not screen.busy, "the turn to end")
+        assert screen.transcript.children[-1].text == NOT_APPROVED
+        revised = app.session.plan_path.read_text()
+        await submit(pilot, app, "show it again")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review, again")
+        assert app.screen.text == revised
+        await pilot.press("a")
+        await wait_for(pilot, lambda: app.screen is screen and not screen.busy, "the steps to run")
+        await pilot.pause()
+        assert screen.todos.progress == (3, 3)
 
 
 async def test_quitting_mid_turn_is_clean(project: Path) -> None:

@@ -1,0 +1,44 @@
+"""How to run this planview again: the command word printed in hints, so they run as shown.
+
+README installs planview into `.venv`, so a bare `planview` is often "command not found". A hint
+says `planview` only when that name on PATH is the program running now; otherwise it names the
+running program by its absolute path (hints are often run from another folder, e.g. after the
+demo's `cd`), or `python -m planview` the way it was started.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import sys
+from pathlib import Path
+
+# Captured at import (the CLI imports this before any os.chdir): a relative argv[0] such as
+# `.venv/bin/planview` only means something from the folder it was typed in.
+_START_DIR = os.getcwd()
+
+
+def planview_command(argv0: str | None = None, *, path: str | None = None) -> str:
+    """The shell words that run this planview (`planview`, `/abs/.venv/bin/planview`, `… -m planview`).
+
+    `argv0` defaults to sys.argv[0]; `path` to $PATH (both seams for tests).
+    """
+    argv0 = sys.argv[0] if argv0 is None else argv0
+    module = f"{shlex.quote(sys.executable)} -m planview"
+    if not Path(argv0).name.lower().startswith("planview"):  # python -m planview, or embedded (tests)
+        return module
+    on_path = shutil.which("planview", path=path)
+    if os.sep not in argv0 and not (os.altsep and os.altsep in argv0):  # typed as a bare name: PATH found it
+        return "planview" if on_path else module
+    program = Path(_START_DIR, argv0).absolute()
+    if on_path and _same_file(Path(on_path), program):
+        return "planview"
+    return shlex.quote(str(program))
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return a.samefile(b)
+    except OSError:
+        return False
