@@ -34,6 +34,12 @@ def planview_command(argv0: str | None = None, *, path: str | None = None) -> st
     program = Path(_START_DIR, argv0).absolute()
     if on_path and _same_file(Path(on_path), program):
         return "planview"
+    try:  # ~/… is shorter and the shell expands it, as long as nothing after it needs quoting
+        rest = str(program.relative_to(Path.home()))
+        if shlex.quote(rest) == rest:
+            return f"~{os.sep}{rest}"
+    except ValueError:
+        pass
     return shlex.quote(str(program))
 
 

@@ -1,9 +1,16 @@
-"""What `planview` shows when no model provider is configured: how to set one up, and the demo."""
+"""What `planview` shows when no model provider is configured: how to set one up, and the demo.
+
+Every paragraph wraps at the screen's width and every command sits alone on its line with a
+hanging indent, so nothing is cut at 40 columns and what is shown can be copied and run.
+"""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.padding import Padding
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -12,11 +19,13 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from planview.config import EXAMPLE_CONFIG
+from planview.invocation import planview_command
+from planview.tui.review.fit import CONTINUATION, code_break_offsets
 from planview.tui.styles import stylesheet
 
 
 def minimal_example() -> str:
-    """The `[provider]` table of planview.config's example: the least a config file needs."""
+    """The `[provider]` table of planview.config's example without its comments: the least a file needs."""
     lines: list[str] = []
     for line in EXAMPLE_CONFIG.splitlines():
         if line.startswith("[provider]"):
@@ -25,32 +34,103 @@ def minimal_example() -> str:
             if not line.strip():
                 break
             if not line.lstrip().startswith("#"):
-                lines.append(line)
+                lines.append(line.split("#")[0].rstrip())
     return "\n".join(lines)
 
 
-def first_run_text(user_config: Path, project_config: Path | None = None) -> Text:
-    out = Text()
-    out.append("Welcome to planview\n\n", style="bold")
-    out.append("No model provider is configured, so there is no agent to talk to yet.\n\n")
-    out.append("  Try it now, offline: ", style="bold")
-    out.append("planview demo", style="bold green")
-    out.append(" — a scripted agent plans and edits a sample project; no API key needed.\n\n")
-    out.append("  Or configure a provider\n", style="bold")
-    out.append("    with environment variables, for example\n")
-    out.append("      export OPENAI_API_KEY=sk-…", style="cyan")
-    out.append("      (or ANTHROPIC_API_KEY=…)\n")
-    out.append("      export PLANVIEW_PROVIDER=openai PLANVIEW_MODEL=gpt-4o\n", style="cyan")
-    out.append("      export PLANVIEW_BASE_URL=http://localhost:11434/v1", style="cyan")
-    out.append("   (Ollama, vLLM, LM Studio, …)\n")
-    out.append(f"    or in a config file: {user_config}\n")
+def shown_path(path: Path, cwd: Path | None = None) -> str:
+    """A config path as short as it stays correct: relative to the current folder, else with ~."""
+    cwd = cwd or Path.cwd()
+    try:
+        return str(path.relative_to(cwd))
+    except ValueError:
+        pass
+    try:
+        return "~" + os.sep + str(path.relative_to(Path.home()))
+    except ValueError:
+        return str(path)
+
+
+def _para(text: str | Text, indent: int = 0) -> RenderableType:
+    body = Text(text) if isinstance(text, str) else text
+    return Padding(body, (0, 0, 0, indent)) if indent else body
+
+
+class CodeLine:
+    """One command or config line: unwrapped when it fits, else broken at a space or punctuation
+    with a dim ↪ starting each continuation (never a silent cut mid-word)."""
+
+    def __init__(self, line: str, indent: int) -> None:
+        self.text = Text(line, style="cyan")
+        self.indent = indent
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        room = max(1, options.max_width - self.indent)
+        rest = max(1, room - len(CONTINUATION))
+        pieces = self.text.divide(code_break_offsets(self.text.plain, room, rest))
+        for k, piece in enumerate(pieces):
+            piece.rstrip()
+            line = Text(" " * self.indent)
+            if k:
+                line.append(CONTINUATION, "dim")
+            line.append_text(piece)
+            yield line
+
+
+def _code(line: str, indent: int = 4) -> RenderableType:
+    return CodeLine(line, indent)
+
+
+def first_run_page(
+    user_config: Path, project_config: Path | None = None, planview: str | None = None
+) -> Group:
+    planview = planview or planview_command()
+    rows: list[RenderableType] = [
+        Text("Welcome to planview", style="bold"),
+        Text(""),
+        _para("No model provider is configured, so there is no agent to talk to yet."),
+        Text(""),
+        _para(Text.assemble(("Try it now, offline:", "bold"))),
+        _code(f"{planview} demo", 2),
+        _para("A scripted agent plans and edits a sample project; no API key needed.", 2),
+        Text(""),
+        _para(Text.assemble(("Or configure a provider", "bold"), " with environment variables, for example")),
+        _code("export OPENAI_API_KEY=sk-…", 2),
+        _code("export PLANVIEW_PROVIDER=openai", 2),
+        _code("export PLANVIEW_MODEL=gpt-4o", 2),
+        _para("(Anthropic: ANTHROPIC_API_KEY and PLANVIEW_PROVIDER=anthropic.)", 2),
+        _para(
+            "For a local server (Ollama, vLLM, LM Studio, …) also set PLANVIEW_BASE_URL, "
+            "e.g. to http://localhost:11434/v1",
+            2,
+        ),
+        Text(""),
+        _para("or in a config file:"),
+        _code(shown_path(user_config), 2),
+    ]
     if project_config is not None:
-        out.append(f"    (or {project_config} for this project only), for example\n")
-    for line in minimal_example().splitlines():
-        out.append(f"      {line}\n", style="cyan")
-    out.append("\n  Then run planview again.  ")
-    out.append("Press q to quit.", style="dim")
-    return out
+        rows += [_para("or, for this project only:", 2), _code(shown_path(project_config), 2)]
+    rows.append(_para("for example", 2))
+    rows += [_code(line) for line in minimal_example().splitlines()]
+    rows.append(_para("name is openai, anthropic or scripted.", 2))
+    rows += [
+        Text(""),
+        _para("Then start planview again:"),
+        _code(planview, 2),
+        Text(""),
+        _para(Text("Press q to quit.", style="dim")),
+    ]
+    return Group(*rows)
+
+
+def page_text(page: Group) -> str:
+    """The page's words without layout (for tests and searching)."""
+    out: list[str] = []
+    for row in page.renderables:
+        inner = row.renderable if isinstance(row, Padding) else row
+        inner = inner.text if isinstance(inner, CodeLine) else inner
+        out.append(inner.plain if isinstance(inner, Text) else str(inner))
+    return "\n".join(out)
 
 
 class FirstRunScreen(Screen):
@@ -59,9 +139,10 @@ class FirstRunScreen(Screen):
 
     def __init__(self, user_config: Path, project_config: Path | None = None) -> None:
         super().__init__()
-        self.text = first_run_text(user_config, project_config)
+        self.page = first_run_page(user_config, project_config)
+        self.text = page_text(self.page)
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="first-run"):
-            yield Static(self.text, id="first-run-text")
+            yield Static(self.page, id="first-run-text")
         yield Footer()

@@ -6,9 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from planview import cli
 from planview.tui.app import PlanviewApp
-from planview.tui.first_run import FirstRunScreen, first_run_text
+from planview.tui.first_run import first_run_page, page_text
 
 
 @pytest.fixture
@@ -35,7 +34,10 @@ def launched(monkeypatch: pytest.MonkeyPatch) -> list[PlanviewApp]:
 
 
 def test_first_run_text_names_env_vars_config_file_example_and_demo(tmp_path: Path) -> None:
-    text = first_run_text(tmp_path / "user" / "config.toml", tmp_path / ".planview" / "config.toml").plain
+    page = first_run_page(
+        tmp_path / "user" / "config.toml", tmp_path / ".planview" / "config.toml", "planview"
+    )
+    text = page_text(page)
     assert "OPENAI_API_KEY" in text and "PLANVIEW_PROVIDER" in text
     assert str(tmp_path / "user" / "config.toml") in text
     assert str(tmp_path / ".planview" / "config.toml") in text
@@ -43,44 +45,76 @@ def test_first_run_text_names_env_vars_config_file_example_and_demo(tmp_path: Pa
     assert "planview demo" in text and "no API key" in text
 
 
-def test_planview_without_a_provider_opens_the_first_run_screen(clean_env: Path, launched: list) -> None:
-    assert cli.main([]) == 0
-    (app,) = launched
-    assert app.session is None
-    user, project = app.first_run
-    assert project == clean_env / ".planview" / "config.toml"
-    assert user.name == "config.toml" and "xdg" in str(user)
+def test_first_run_names_the_running_planview(tmp_path: Path) -> None:
+    text = page_text(first_run_page(tmp_path / "config.toml", None, "/opt/x/.venv/bin/planview"))
+    assert "/opt/x/.venv/bin/planview demo" in text
+    assert "Then start planview again:\n/opt/x/.venv/bin/planview\n" in text
 
 
-async def test_first_run_screen_shows_and_q_quits(tmp_path: Path) -> None:
-    app = PlanviewApp(None, first_run=(tmp_path / "config.toml", None))
-    async with app.run_test() as pilot:
-        await pilot.pause()
-        assert isinstance(app.screen, FirstRunScreen)
-        assert "planview demo" in app.screen.text.plain
-        await pilot.press("q")
-        await pilot.pause()
-    assert app.return_code == 0
+def shown_lines(app: PlanviewApp) -> list[str]:
+    from textual.containers import VerticalScroll
+    from textual.geometry import Region
+    from textual.widgets import Static
+
+    scroll = app.screen.query_one("#first-run", VerticalScroll)
+    static = app.screen.query_one("#first-run-text", Static)
+    assert scroll.max_scroll_x == 0 and not scroll.horizontal_scrollbar.display
+    width = static.size.width
+    assert 0 < width <= scroll.scrollable_content_region.width
+    lines = [s.text.rstrip() for s in static.render_lines(Region(0, 0, width, static.size.height))]
+    assert max(len(line) for line in lines) <= width
+    return lines
 
 
-def test_broken_config_is_one_line_naming_file_line_and_problem(
-    clean_env: Path, launched: list, capsys: pytest.CaptureFixture[str]
+def cut_words(lines: list[str], words: set[str]) -> set[str]:
+    """Words on screen that are not whole words of the page, except where a ↪ line continues them."""
+    cut: set[str] = set()
+    for i, line in enumerate(lines):
+        tokens = [t for t in line.split() if t != "↪"]
+        continued = i + 1 < len(lines) and lines[i + 1].lstrip().startswith("↪ ")
+        if continued and tokens:
+            tokens = tokens[:-1]
+        if line.lstrip().startswith("↪ ") and tokens:
+            tokens = tokens[1:]
+        cut |= set(tokens) - words
+    return cut
+
+
+@pytest.mark.parametrize("size", [(80, 24), (40, 20), (120, 36)])
+async def test_first_run_page_wraps_whole_words_without_horizontal_scroll(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, size
 ) -> None:
-    config = clean_env / ".planview" / "config.toml"
-    config.parent.mkdir(exist_ok=True)
-    config.write_text('[provider]\nname = "openai\n')
-    assert cli.main([]) == 2
-    err = capsys.readouterr().err.strip()
-    assert launched == []
-    assert len(err.splitlines()) == 1
-    assert str(config) in err and "line 2" in err
-    assert "Traceback" not in err
+    from planview.tui import first_run
+
+    # Where README's install puts it, run from the project: the case every new user is in.
+    monkeypatch.setattr(first_run, "planview_command", lambda: "~/code/app/.venv/bin/planview")
+    monkeypatch.chdir(tmp_path)
+    user = Path.home() / ".config" / "planview" / "config.toml"
+    app = PlanviewApp(None, first_run=(user, tmp_path / ".planview" / "config.toml"))
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        lines = shown_lines(app)
+        words = set(app.screen.text.split())
+        assert not [line for line in lines if "↪" in line]  # nothing needed breaking
+        assert not cut_words(lines, words)
+        assert [w for line in lines for w in line.split()] == app.screen.text.split()  # all of it, in order
 
 
-def test_unknown_provider_in_config_is_a_clear_error(clean_env: Path, launched: list, capsys) -> None:
-    config = clean_env / ".planview" / "config.toml"
-    config.parent.mkdir(exist_ok=True)
-    config.write_text('[provider]\nname = "gpt"\n')
-    assert cli.main([]) == 2
-    err = capsys.readouterr().err
-    assert "gpt" in err and "openai" in err and launched == []
+async def test_first_run_breaks_a_command_too_long_for_the_width_with_a_mark(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from planview.tui import first_run
+
+    long = "/opt/some/rather/deep/folder/with/tools/.venv/bin/planview"
+    monkeypatch.setattr(first_run, "planview_command", lambda: long)
+    app = PlanviewApp(None, first_run=(tmp_path / "config.toml", None))
+    async with app.run_test(size=(40, 20)) as pilot:
+        await pilot.pause()
+        lines = shown_lines(app)
+        assert any(line.lstrip().startswith("↪ ") for line in lines)
+        assert not cut_words(lines, set(app.screen.text.split()))
+        start = next(i for i, line in enumerate(lines) if line.strip().startswith("/opt/"))
+        joined = lines[start].strip() + "".join(
+            line.strip().removeprefix("↪ ") for line in lines[start + 1 : start + 3] if "↪" in line
+        )
+        assert joined.startswith(long)

@@ -128,3 +128,36 @@ def test_task_marker_leaves_no_bracket_behind_when_the_text_wraps_early() -> Non
         lines = lines_of("- [x] " + "プロジェクト" * 8 + "\n- [ ] averyveryveryverylongword\n", width=width)
         assert not any("[x]" in line or "[ ]" in line for line in lines), lines
         assert lines[0].startswith("◼ ") and any(line.startswith("◻ ") for line in lines)
+
+
+def _code_lines(code: str, width: int) -> list[str]:
+    return [line.rstrip() for line in lines_of(f"# T\n\n```\n{code}\n```\n", width) if line.strip()][1:]
+
+
+def test_wrapped_code_marks_its_continuation_lines_and_breaks_at_spaces() -> None:
+    # corpus 011 at 100 columns: the tail of a shell line wrapped to column 0 read as a command
+    code = "rmdir .claude/plans                       # fails here unless it is empty (the intended safety valve)"
+    lines = _code_lines(code, 60)
+    assert lines[0].strip().startswith("rmdir .claude/plans") and len(lines) > 1
+    assert all(line.lstrip().startswith("↪ ") for line in lines[1:])
+    rebuilt = " ".join(line.strip().removeprefix("↪ ") for line in lines)
+    assert rebuilt.split() == code.split()  # only the spaces at the breaks go
+    assert all(len(line) <= 60 for line in lines_of(f"```\n{code}\n```\n", 60))
+
+
+def test_wrapped_code_keeps_identifiers_whole_at_40_columns() -> None:
+    code = "result = compute_total(first_value, second_value, third_value, fourth_value)"
+    lines = _code_lines(code, 40)
+    tokens = {"compute_total(first_value,", "second_value,", "third_value,", "fourth_value)"}
+    shown = {t for line in lines for t in line.replace("↪", " ").split()}
+    assert tokens <= shown, shown
+
+
+def test_code_without_break_points_folds_and_is_still_marked() -> None:
+    lines = _code_lines("x" * 100, 40)
+    assert len(lines) == 3 and all(line.lstrip().startswith("↪ ") for line in lines[1:])
+    assert "".join(line.strip().removeprefix("↪ ") for line in lines) == "x" * 100
+
+
+def test_short_code_lines_are_untouched() -> None:
+    assert _code_lines("ls -la  # two spaces kept", 40) == [" ls -la  # two spaces kept"]

@@ -65,3 +65,46 @@ def fit_columns(natural: list[int], available: int) -> list[int]:
             widths[i] += 1
             spare -= 1
     return widths
+
+
+# Code breaks after these (a path's "/", an argument's ",", an operator); a space is better still.
+_CODE_BREAK_AFTER = frozenset(",;)]}/.-=:&|>+*")
+CONTINUATION = "↪ "  # starts every continuation line of wrapped code (2 cells)
+
+
+def code_break_offsets(plain: str, width: int, rest_width: int | None = None) -> list[int]:
+    """Where to break a code line longer than `width` cells; later lines have `rest_width` cells.
+
+    Prefers the last space (the next line starts at a token; the spaces end the line before, to be
+    trimmed), then the last punctuation mark, in the later half of the line; folds mid-token only
+    when a line has neither.
+    """
+    rest_width = width if rest_width is None else rest_width
+    offsets: list[int] = []
+    start, room = 0, max(1, width)
+    while cell_len(plain[start:]) > room:
+        end, used = start, 0
+        while end < len(plain) and used + cell_len(plain[end]) <= room:
+            used += cell_len(plain[end])
+            end += 1
+        end = max(end, start + 1)
+        floor = start + max(1, (end - start) // 2)
+        cut = _last_break(plain, floor, end)
+        while cut < len(plain) and plain[cut] == " ":
+            cut += 1  # a run of spaces ends the line (trimmed when drawn), never starts the next
+        if cut >= len(plain):
+            break
+        offsets.append(cut)
+        start, room = cut, max(1, rest_width)
+    return offsets
+
+
+def _last_break(plain: str, floor: int, end: int) -> int:
+    """The best offset in (floor, end] to break before; `end` (a fold) when there is none."""
+    for i in range(end, floor, -1):
+        if plain[i - 1] == " ":
+            return i
+    for i in range(end, floor, -1):
+        if plain[i - 1] in _CODE_BREAK_AFTER:
+            return i
+    return end

@@ -24,7 +24,7 @@ from rich.text import Text
 from textual.strip import Strip
 
 from planview.textsafe import sanitize_for_terminal
-from planview.tui.review.fit import HAS_WIDE, fit_columns, wrap_wide
+from planview.tui.review.fit import CONTINUATION, HAS_WIDE, code_break_offsets, fit_columns, wrap_wide
 from planview.tui.review.markdown_tree import (
     Node,
     align,
@@ -234,13 +234,18 @@ class _Painter:
         for i, raw in enumerate(source_lines):
             text = highlighted[i] if highlighted and i < len(highlighted) else Text(raw)
             text.style = base
+            # A long line breaks at a space or punctuation where it can; its continuation lines
+            # start with a dim ↪, so a wrapped tail never reads as a command of its own.
+            rest = max(1, inner - len(CONTINUATION))
             pieces = (
-                text.wrap(self.console, inner, overflow="fold", no_wrap=False)
-                if text.cell_len > inner
-                else [text]
+                text.divide(code_break_offsets(text.plain, inner, rest)) if text.cell_len > inner else [text]
             )
-            for piece in pieces or [Text("")]:
+            for k, piece in enumerate(pieces or [Text("")]):
                 line = Text(" ", base)
+                if k:
+                    line.append(CONTINUATION, base + self.s["muted"])
+                if len(pieces) > 1:
+                    piece.rstrip()  # the spaces a break left at the end of a piece
                 line.append_text(piece)
                 line.pad_right(max(0, width - line.cell_len))
                 line.style = base
