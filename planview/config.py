@@ -20,6 +20,7 @@ from typing import Any
 from platformdirs import user_config_dir
 
 from planview.errors import PlanviewError
+from planview.mcp_config import McpServerConfig, parse_mcp_section
 
 CONFIG_NAME = "config.toml"
 PROVIDERS = ("scripted", "openai", "anthropic")
@@ -38,6 +39,10 @@ theme = "textual-dark"
 
 [gate]
 allow_read_only_hint = true     # false also refuses tools that only claim readOnlyHint
+
+# [mcp.servers.docs]            # an MCP server started with the session (tools: mcp__docs__*)
+# command = "uvx"
+# args = ["some-mcp-server"]
 """
 
 _KNOWN = {
@@ -83,6 +88,7 @@ class Config:
     theme: str | None = None
     keys: Mapping[str, str] = field(default_factory=dict)
     allow_read_only_hint: bool = True
+    mcp_servers: tuple[McpServerConfig, ...] = ()  # [mcp.servers.NAME], in file order
     sources: tuple[Path, ...] = ()  # the files that were read, lowest precedence first
     provider_origin: str = "default"  # where provider.name came from (for messages)
 
@@ -117,6 +123,7 @@ def load_config(
     merged: dict[str, dict[str, Any]] = {}
     sources: list[Path] = []
     origin = "default"
+    servers: dict[str, McpServerConfig] = {}
     for path in files:
         data = _read(path)
         if data is None:
@@ -126,6 +133,8 @@ def load_config(
         for section in ("provider", "ui", "gate", "keys"):
             if section in data:
                 merged.setdefault(section, {}).update(data[section])
+        if "mcp" in data:
+            servers.update(parse_mcp_section(path, data["mcp"]))  # a project table replaces a user one
         if "name" in data.get("provider", {}):
             origin = str(path)
     prov = merged.get("provider", {})
@@ -159,6 +168,7 @@ def load_config(
         theme=merged.get("ui", {}).get("theme"),
         keys=dict(merged.get("keys", {})),
         allow_read_only_hint=merged.get("gate", {}).get("allow_read_only_hint", True),
+        mcp_servers=tuple(servers.values()),
         sources=tuple(sources),
         provider_origin=origin,
     )

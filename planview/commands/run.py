@@ -94,6 +94,7 @@ def run_command(args: argparse.Namespace) -> int:
         "on_event": printer,
         "store": store,
         "allow_read_only_hint": config.allow_read_only_hint,
+        "mcp_servers": config.mcp_servers,
     }
     if resume is not None:
         session = Session.resume(resume, plan_mode=args.plan, **common)  # --plan: only with no saved mode
@@ -113,7 +114,7 @@ def run_command(args: argparse.Namespace) -> int:
     printer.guard(printer.start, session)
     if not printer.closed:
         try:
-            asyncio.run(session.send(message))
+            asyncio.run(_drive(session, message))
         except asyncio.CancelledError:
             if not printer.closed:
                 raise
@@ -128,6 +129,15 @@ def run_command(args: argparse.Namespace) -> int:
         if printer.closed:
             return _output_closed()
     return 0
+
+
+async def _drive(session: Any, message: str) -> None:
+    """Start the MCP servers, run the turn, stop the servers (also when the turn is interrupted)."""
+    try:
+        await session.start_servers()
+        await session.send(message)
+    finally:
+        await session.close()
 
 
 def _output_closed() -> int:
@@ -188,6 +198,13 @@ def event_type(event: Any) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", type(event).__name__).lower()
 
 
+def _record(event: Any) -> dict[str, Any]:
+    """One event as JSON; a subagent's child event nests with its own type."""
+    if type(event).__name__ == "SubagentEvent":
+        return {"type": "subagent_event", "call_id": event.call_id, "event": _record(event.event)}
+    return {"type": event_type(event), **_jsonable(event)}
+
+
 class JsonPrinter(EventPrinter):
     def _line(self, record: dict[str, Any]) -> None:
         self.out.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
@@ -206,7 +223,7 @@ class JsonPrinter(EventPrinter):
         )
 
     def show(self, event: Any) -> None:
-        self._line({"type": event_type(event), **_jsonable(event)})
+        self._line(_record(event))
 
     def awaiting_approval(self, plan: str, session_id: str) -> None:
         self._line(
@@ -246,9 +263,23 @@ class TextPrinter(EventPrinter):
         )
         self._row(f"planview run · {session.provider_label} · {chip} · session {session.id}")
 
-    def show(self, event: Any) -> None:
+    def show(self, event: Any, indent: str = "") -> None:
         kind = type(event).__name__
-        if kind == "TextDelta":
+        if kind == "SubagentEvent":  # the child's tool rows, indented under the subagent call
+            inner = type(event.event).__name__
+            if inner in ("ToolStarted", "ToolFinished"):
+                self.show(event.event, indent + "  │ ")
+            return
+        if indent and kind == "ToolStarted":
+            self._row(f"{indent}▸ {self.clean(event.headline)}")
+        elif indent and kind == "ToolFinished":
+            mark = "✗" if event.refused else ("!" if event.error else "✓")
+            self._row(f"{indent}  {mark} {_summary(self.clean(event.result))}")
+        elif indent:
+            return  # a child's mode changes and the rest belong to the child
+        elif kind == "McpNotice":
+            self._row(f"! {self.clean(event.message)}")
+        elif kind == "TextDelta":
             self._write(self.clean(event.text))
         elif kind == "ToolStarted":
             self._row(f"▸ {self.clean(event.headline)}")

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from planview.errors import PlanviewError
 from planview.session.events import ToolFinished, ToolStarted
 from planview.session.providers.base import ModelToolCall
-from planview.session.tools import REGISTRY, ToolContext, ToolResult, headline, schemas_for, validate
+from planview.session.tools import ToolContext, ToolResult, headline, validate
 
 if TYPE_CHECKING:
     from planview.session.session import Session
@@ -27,9 +27,15 @@ async def run_call(session: Session, call: ModelToolCall) -> ToolResult:
         return refuse(
             session, call, f"malformed tool call: {call.invalid}; send the arguments as a JSON object"
         )
-    tool = REGISTRY.get(call.name)
+    tool = session.tools.get(call.name)
+    if tool is None and session.mcp:
+        mcp_tool = session.mcp.find(call.name)
+        if mcp_tool is not None:
+            from planview.session.mcp.calls import run_mcp_call
+
+            return await run_mcp_call(session, call, mcp_tool, args)
     if tool is None:  # nothing to run, so nothing for the gate to weigh: name what exists instead
-        offered = ", ".join(schema.name for schema in schemas_for(session.mode))
+        offered = ", ".join(schema.name for schema in session.tool_schemas())
         return finish(
             session,
             call,
@@ -53,7 +59,7 @@ async def run_call(session: Session, call: ModelToolCall) -> ToolResult:
         if pinned is not None:
             return refuse(session, call, pinned)
     try:
-        result = await tool.run(ToolContext(session.project_root, session), args)
+        result = await tool.run(ToolContext(session.project_root, session, call.id), args)
     except asyncio.CancelledError:
         session._emit(ToolFinished(call.id, call.name, "cancelled by the user", False, None, True))
         raise

@@ -97,6 +97,24 @@ class ErrorEvent:
     message: str
 
 
+@dataclass(frozen=True)
+class McpNotice:
+    """An MCP server could not start, stopped, or sent malformed data: one line naming the fix.
+
+    The session goes on without that server's tools."""
+
+    server: str
+    message: str
+
+
+@dataclass(frozen=True)
+class SubagentEvent:
+    """An event of the child session a `subagent` call runs (`call_id` is the parent's call)."""
+
+    call_id: str
+    event: Event
+
+
 Event = (
     TextDelta
     | ToolStarted
@@ -108,4 +126,6 @@ Event = (
     | TodosChanged
     | TurnEnded
     | ErrorEvent
+    | McpNotice
+    | SubagentEvent
 )

@@ -24,6 +24,7 @@ from planview.session.events import (
     ConfirmationRequested,
     ErrorEvent,
     Event,
+    McpNotice,
     Mode,
     ModeChanged,
     PlanWritten,
@@ -36,7 +37,7 @@ from planview.session.events import (
 from planview.session.persistence import SessionLog, SessionState, find_session, read_session
 from planview.session.providers.base import ModelRequest, ModelToolCall, Provider, TextChunk, ToolCallChunk
 from planview.session.restore import restore
-from planview.session.tools import ToolResult, schemas_for
+from planview.session.tools import DEFAULT_TOOLS, ToolResult, ToolSet
 from planview.session.ui import ReviewRequest, SessionUI
 
 DEFAULT_MAX_REQUESTS = 200  # model requests in one user turn before the session stops a runaway loop
@@ -61,6 +62,7 @@ class Session:
         allow_read_only_hint: bool = True,
         persist: bool = True,
         max_model_requests: int = DEFAULT_MAX_REQUESTS,
+        mcp_servers: Sequence[Any] = (),
     ) -> None:
         from planview.approval.approvals import Approvals
         from planview.gate import GatePolicy
@@ -74,6 +76,18 @@ class Session:
         self.approvals = approvals or Approvals(self.home, self.project_root)
         self.policy = GatePolicy(allow_read_only_hint=allow_read_only_hint, plans_dir=self.store.plans_dir)
         self.max_model_requests = max_model_requests
+        # What this session can run and what it is told: a subagent's child narrows these.
+        self.tools: ToolSet = DEFAULT_TOOLS
+        self.system_prompt = lifecycle.SYSTEM_PROMPT
+        self.plan_notes = True  # the hidden plan-mode note (a read-only child is not planning)
+        from planview.session.mcp import McpHub
+
+        self.mcp = McpHub(
+            mcp_servers,
+            project_root=self.project_root,
+            log_dir=self.home / "mcp",
+            on_notice=lambda server, line: self._emit(McpNotice(server, line)),
+        )
         self.mode: Mode = "plan" if plan_mode else "execute"
         self.plan_path: Path | None = None
         self.approval: Any | None = None  # planview.approval.ApprovalRecord
@@ -111,6 +125,22 @@ class Session:
         if plan_mode and not session.saved_mode:
             session.mode, session._note_pending = "plan", True
         return session
+
+    # ------------------------------------------------------------------ MCP servers
+
+    async def start_servers(self) -> None:
+        """Start the configured MCP servers (each failure is one McpNotice; the session goes on)."""
+        await self.mcp.start()
+
+    async def close(self) -> None:
+        """Stop the MCP servers this session started."""
+        await self.mcp.close()
+
+    def tool_schemas(self) -> tuple[Any, ...]:
+        """What the model is offered now: this session's tools, then the MCP servers' tools."""
+        from planview.session.mcp.offer import mcp_schemas
+
+        return self.tools.schemas(self.mode) + mcp_schemas(self.mcp.tools(), self.mode, self.policy)
 
     # ------------------------------------------------------------------ state queries
 
@@ -308,7 +338,7 @@ class Session:
                 # Checked before every request, not only before mutating calls: the evidence packet
                 # of a plan that changed on disk must not go out as the approved scope.
                 why = dispatch.revoke_if_changed(self) if self.mode == "execute" else None
-                if self._note_pending and self.mode == "plan":
+                if self._note_pending and self.mode == "plan" and self.plan_notes:
                     rel = self.relative(self.plan_path) if self.plan_path else None
                     self._append(lifecycle.note_message(rel, why))
                 self._note_pending = False
@@ -359,9 +389,9 @@ class Session:
 
     async def _stream(self, parts: list[str]) -> list[ModelToolCall]:
         request = ModelRequest(
-            lifecycle.SYSTEM_PROMPT,
+            self.system_prompt,
             lifecycle.request_messages(self.conversation, self.mode, self._packet),
-            schemas_for(self.mode),
+            self.tool_schemas(),
         )
         calls: list[ModelToolCall] = []
         async with contextlib.aclosing(self.provider.stream(request)) as stream:

@@ -29,7 +29,7 @@ from planview.session.providers.base import (
 )
 
 _TURN_KEYS = {"text", "tool_calls", "delay"}
-_CALL_KEYS = {"name", "arguments", "id"}
+_CALL_KEYS = {"name", "arguments", "id", "script"}
 
 
 class ScriptError(ProviderError):
@@ -42,6 +42,8 @@ class ScriptTurn:
     text: str
     tool_calls: tuple[ModelToolCall, ...]
     delay: float = 0.0
+    # A subagent call's own script (the child's turns), by the call's id.
+    children: tuple[tuple[str, tuple[ScriptTurn, ...]], ...] = ()
 
 
 def parse_script(text: str, source: str = "<script>") -> tuple[ScriptTurn, ...]:
@@ -55,36 +57,56 @@ def parse_script(text: str, source: str = "<script>") -> tuple[ScriptTurn, ...]:
             data = json.loads(line)
         except json.JSONDecodeError as exc:
             raise ScriptError(f"{where}: not valid JSON ({exc.msg}); each line is one JSON object") from exc
-        if not isinstance(data, dict):
-            raise ScriptError(f'{where}: expected a JSON object like {{"text": "..."}}')
-        unknown = set(data) - _TURN_KEYS
-        if unknown:
-            raise ScriptError(
-                f"{where}: unknown key(s) {', '.join(sorted(unknown))}; use text, tool_calls, delay"
-            )
-        text_value = data.get("text", "")
-        if not isinstance(text_value, str):
-            raise ScriptError(f"{where}: `text` must be a string")
-        delay = data.get("delay", 0)
-        if not isinstance(delay, int | float) or isinstance(delay, bool) or delay < 0:
-            raise ScriptError(f"{where}: `delay` must be a number of seconds >= 0")
-        calls_value = data.get("tool_calls", [])
-        if not isinstance(calls_value, list):
-            raise ScriptError(f"{where}: `tool_calls` must be a list")
-        calls: list[ModelToolCall] = []
-        for i, call in enumerate(calls_value, 1):
-            if not isinstance(call, dict) or not isinstance(call.get("name"), str) or not call["name"]:
-                raise ScriptError(f'{where}: tool call {i} needs a "name" string')
-            extra = set(call) - _CALL_KEYS
-            if extra:
-                raise ScriptError(f"{where}: tool call {i}: unknown key(s) {', '.join(sorted(extra))}")
-            args: Any = call.get("arguments", {})
-            if not isinstance(args, dict):
-                raise ScriptError(f"{where}: tool call {i}: `arguments` must be an object")
-            call_id = call.get("id") or f"call_{number}_{i}"
-            calls.append(ModelToolCall(str(call_id), call["name"], args))
-        turns.append(ScriptTurn(number, text_value, tuple(calls), float(delay)))
+        turns.append(_turn(data, where, number, f"call_{number}"))
     return tuple(turns)
+
+
+def _turn(data: Any, where: str, number: int, id_prefix: str) -> ScriptTurn:
+    if not isinstance(data, dict):
+        raise ScriptError(f'{where}: expected a JSON object like {{"text": "..."}}')
+    unknown = set(data) - _TURN_KEYS
+    if unknown:
+        raise ScriptError(
+            f"{where}: unknown key(s) {', '.join(sorted(unknown))}; use text, tool_calls, delay"
+        )
+    text_value = data.get("text", "")
+    if not isinstance(text_value, str):
+        raise ScriptError(f"{where}: `text` must be a string")
+    delay = data.get("delay", 0)
+    if not isinstance(delay, int | float) or isinstance(delay, bool) or delay < 0:
+        raise ScriptError(f"{where}: `delay` must be a number of seconds >= 0")
+    calls_value = data.get("tool_calls", [])
+    if not isinstance(calls_value, list):
+        raise ScriptError(f"{where}: `tool_calls` must be a list")
+    calls: list[ModelToolCall] = []
+    children: list[tuple[str, tuple[ScriptTurn, ...]]] = []
+    for i, call in enumerate(calls_value, 1):
+        if not isinstance(call, dict) or not isinstance(call.get("name"), str) or not call["name"]:
+            raise ScriptError(f'{where}: tool call {i} needs a "name" string')
+        extra = set(call) - _CALL_KEYS
+        if extra:
+            raise ScriptError(f"{where}: tool call {i}: unknown key(s) {', '.join(sorted(extra))}")
+        args: Any = call.get("arguments", {})
+        if not isinstance(args, dict):
+            raise ScriptError(f"{where}: tool call {i}: `arguments` must be an object")
+        call_id = str(call.get("id") or f"{id_prefix}_{i}")
+        calls.append(ModelToolCall(call_id, call["name"], args))
+        if "script" in call:
+            children.append((call_id, _child_script(call, f"{where}: tool call {i}", number, call_id)))
+    return ScriptTurn(number, text_value, tuple(calls), float(delay), tuple(children))
+
+
+def _child_script(call: dict[str, Any], where: str, number: int, call_id: str) -> tuple[ScriptTurn, ...]:
+    """The `script` of a subagent call: the child's turns, in the same shape as script lines."""
+    if call["name"] != "subagent":
+        raise ScriptError(f"{where}: only a subagent call takes a `script` (the child's turns)")
+    script = call["script"]
+    if not isinstance(script, list):
+        raise ScriptError(f'{where}: `script` must be a list of turns like [{{"text": "..."}}]')
+    return tuple(
+        _turn(turn, f"{where}: script turn {k}", number, f"{call_id}_c{k}")
+        for k, turn in enumerate(script, 1)
+    )
 
 
 class ScriptedProvider:
@@ -99,6 +121,8 @@ class ScriptedProvider:
         self.position = 0
         self.label = label
         self.requests: list[ModelRequest] = []  # what the model was sent (tests inspect it)
+        self.children = {cid: script for turn in self.turns for cid, script in turn.children}
+        self.spawned: list[ScriptedProvider] = []  # the children's providers (tests inspect them)
 
     @classmethod
     def from_file(cls, path: str | Path) -> ScriptedProvider:
@@ -121,6 +145,12 @@ class ScriptedProvider:
     @classmethod
     def from_text(cls, text: str) -> ScriptedProvider:
         return cls(parse_script(text), digest=_digest(text))
+
+    def child(self, call_id: str) -> ScriptedProvider:
+        """The provider of a subagent call's child: the `script` written for that call (none: no turns)."""
+        child = ScriptedProvider(self.children.get(call_id, ()), label=f"{self.label} · subagent")
+        self.spawned.append(child)
+        return child
 
     def snapshot(self) -> dict[str, Any]:
         snap: dict[str, Any] = {"kind": "scripted", "digest": self.digest, "position": self.position}

@@ -29,6 +29,7 @@ class ToolResult:
 class ToolContext:
     project_root: Path
     session: Session
+    call_id: str = ""  # the model's id for this call (a subagent tags its child's events with it)
 
 
 ToolFn = Callable[[ToolContext, Mapping[str, Any]], Awaitable[ToolResult]]
