@@ -1,6 +1,7 @@
 """Subcommands that read only in some forms: branch and tag (listing), stash, worktree, remote,
-reflog, config. Each check takes the words after the subcommand and returns why the form is
-refused, or None. Options refused everywhere (-c, --output, ...) are checked before these.
+reflog, config, notes, symbolic-ref, describe, var. Each check takes the words after the subcommand
+and returns why the form is refused, or None. Options refused everywhere (--output, ...) and
+path values (git_paths) are checked before these.
 """
 
 from __future__ import annotations
@@ -9,23 +10,7 @@ from collections.abc import Callable, Sequence
 
 from planview.gate.calls import show
 
-__all__ = ["SHAPED", "outside_project"]
-
-
-def outside_project(word: str) -> bool:
-    """Whether a path word names something outside the project root (where plan-mode git runs):
-    absolute, from a home folder, or climbing out with `..`. Lexical: the gate does no IO."""
-    if word.startswith(("/", "~", "\\")):
-        return True
-    depth = 0
-    for part in word.replace("\\", "/").split("/"):
-        if part == "..":
-            depth -= 1
-            if depth < 0:
-                return True
-        elif part not in ("", "."):
-            depth += 1
-    return False
+__all__ = ["SHAPED"]
 
 
 def _listing_check(
@@ -123,14 +108,14 @@ def _tag(args: Sequence[str]) -> str | None:
     return _listing_check(
         "tag",
         args,
-        short_ok="lniv",
+        short_ok="lni",
         flags=frozenset(
             {"--ignore-case", "--no-color", "--color", "--column", "--no-column", "--omit-empty"}
         ),
         valued=frozenset({"--points-at", "--sort", "--format"}),
         optional_valued=_FILTERS,
-        list_switches=frozenset({"--list", "-l", "-n", "-v", "--verify"}),
-        what="changes tags",
+        list_switches=frozenset({"--list", "-l", "-n"}),
+        what="changes tags (or, with -v, runs gpg)",
     )
 
 
@@ -165,11 +150,10 @@ def _reflog(args: Sequence[str]) -> str | None:
     for word in args:
         if word in _REFLOG_WRITES:
             return (
-                f"git reflog {word} changes the reflog; only git reflog and git reflog show run in plan mode"
+                f"git reflog {word} changes the reflog; only git reflog, git reflog <ref>, git reflog show "
+                "and git reflog exists <ref> run in plan mode"
             )
-    if not args or args[0] == "show" or args[0].startswith("-"):
-        return None
-    return f"only git reflog and git reflog show run in plan mode; write git reflog show {args[0]}"
+    return None
 
 
 _CONFIG_READS = frozenset(
@@ -177,8 +161,6 @@ _CONFIG_READS = frozenset(
 )
 _CONFIG_SAFE = _CONFIG_READS | frozenset(
     {
-        "--global",
-        "--system",
         "--local",
         "--worktree",
         "--file",
@@ -195,7 +177,6 @@ _CONFIG_SAFE = _CONFIG_READS | frozenset(
         "--path",
         "--expiry-date",
         "--default",
-        "--includes",
         "--no-includes",
         "--fixed-value",
         "--all",
@@ -205,60 +186,92 @@ _CONFIG_SAFE = _CONFIG_READS | frozenset(
     }
 )
 _CONFIG_VALUED = frozenset({"--file", "--blob", "--type", "--default", "--value", "--url"})
-_CONFIG_HINT = "only reads run in plan mode (git config --get <name>, git config --list)"
-
-
-def _config_file_outside(value: str) -> str | None:
-    if outside_project(value):
-        return (
-            f"git config reading {show(value)} reads outside the project; in plan mode git reads only the "
-            "project (git config --list, or --file with a path inside it)"
-        )
-    return None
+_CONFIG_SCOPES = frozenset({"--local", "--worktree", "--file", "--blob"})
+_CONFIG_HINT = "only reads of the project's config run in plan mode (git config --local --get <name>, git config --local --list)"
 
 
 def _config(args: Sequence[str]) -> str | None:
     words = list(args)
-    reading = bool(words) and words[0] in ("get", "list")  # the newer `git config get|list` form
-    index = 1 if reading else 0
+    reading = False
+    scoped = False
+    index = 0
     while index < len(words):
         word = words[index]
         index += 1
         if word.startswith("--"):
             name = word.split("=", 1)[0]
+            if name in ("--global", "--system"):
+                return (
+                    f"git config {name} reads the user's or the system's config, which is not part of the "
+                    f"project; {_CONFIG_HINT}"
+                )
             if name not in _CONFIG_SAFE:
                 return f"git config {show(word)} is not allowed in plan mode; {_CONFIG_HINT}"
-            if name in _CONFIG_READS:
-                reading = True
+            reading = reading or name in _CONFIG_READS
+            scoped = scoped or name in _CONFIG_SCOPES
             if name in _CONFIG_VALUED and "=" not in word:
                 index += 1
-            if name == "--file":
-                value = (
-                    word.split("=", 1)[1]
-                    if "=" in word
-                    else (words[index - 1] if index <= len(words) else "")
-                )
-                refused = _config_file_outside(value)
-                if refused is not None:
-                    return refused
         elif word.startswith("-") and len(word) > 1:
-            for position, letter in enumerate(word[1:], start=2):
+            for letter in word[1:]:
                 if letter == "l":
                     reading = True
-                elif letter == "f":  # -f <file>: the rest of the word, or the next word, is the file
-                    value = word[position:]
-                    if position == len(word):
-                        value = words[index] if index < len(words) else ""
+                elif letter == "f":  # -f <file>: the rest of the word, or the next word (checked by git_paths)
+                    scoped = True
+                    if word.endswith("f"):
                         index += 1
-                    refused = _config_file_outside(value)
-                    if refused is not None:
-                        return refused
                     break
                 elif letter not in "z":
                     return f"git config {show(word)} is not allowed in plan mode; {_CONFIG_HINT}"
     if not reading:
         return f"git config without --get or --list changes configuration; {_CONFIG_HINT}"
+    if not scoped:
+        return (
+            "git config without --local also reads the user's and the system's config (credential "
+            f"helpers, tokens), which is not part of the project; {_CONFIG_HINT}"
+        )
     return None
+
+
+def _notes(args: Sequence[str]) -> str | None:
+    words = list(args)
+    while words and words[0].startswith("--ref"):
+        words = words[1:] if "=" in words[0] else words[2:]
+    if words and words[0] in ("list", "show"):
+        return None
+    shown = f"git notes {words[0]}" if words else "git notes"
+    return f"{show(shown)} changes notes; only git notes list [<object>] and git notes show [<object>] run in plan mode"
+
+
+def _symbolic_ref(args: Sequence[str]) -> str | None:
+    names = [word for word in args if word not in ("-q", "--quiet", "--short", "--no-recurse", "--recurse")]
+    if len(names) == 1 and not names[0].startswith("-"):
+        return None
+    return (
+        "git symbolic-ref with a second name (or -d) changes a ref; only git symbolic-ref <name> "
+        "(e.g. git symbolic-ref HEAD) runs in plan mode"
+    )
+
+
+def _describe(args: Sequence[str]) -> str | None:
+    for word in args:
+        name = word.split("=", 1)[0]
+        if word == "--":
+            break
+        if name in ("--dirty", "--broken"):
+            return (
+                f"git describe {name} refreshes (rewrites) .git/index, which plan mode does not do; run "
+                "git describe without it and git status to see local changes"
+            )
+    return None
+
+
+def _var(args: Sequence[str]) -> str | None:
+    if len(args) == 1 and not args[0].startswith("-"):
+        return None
+    return (
+        "git var -l prints the whole git configuration, the user's and the system's included; "
+        "in plan mode name one variable (git var GIT_AUTHOR_IDENT) or use git config --local --list"
+    )
 
 
 SHAPED: dict[str, Callable[[Sequence[str]], str | None]] = {
@@ -269,4 +282,8 @@ SHAPED: dict[str, Callable[[Sequence[str]], str | None]] = {
     "remote": _remote,
     "reflog": _reflog,
     "config": _config,
+    "notes": _notes,
+    "symbolic-ref": _symbolic_ref,
+    "describe": _describe,
+    "var": _var,
 }

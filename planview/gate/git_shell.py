@@ -9,10 +9,12 @@ Words are checked as git will receive them (quotes removed), options in attached
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 from typing import NamedTuple
 
 from planview.gate.calls import show
-from planview.gate.git_forms import SHAPED, outside_project
+from planview.gate.git_forms import SHAPED
+from planview.gate.git_paths import STUCK_ARG, escapes, file_values, outside_project
 from planview.gate.shell_words import ShellRefusal, split_chain
 
 __all__ = ["READ_ONLY_SUBCOMMANDS", "GitCheck", "check_git_command"]
@@ -29,14 +31,15 @@ CD_REASON = "cd is not needed: commands already run in the project root"
 
 # Subcommands whose every form only reads (options are still checked).
 _PLAIN_READERS = frozenset(
-    "status diff log show blame grep shortlog describe rev-parse rev-list ls-files ls-tree cat-file "
-    "for-each-ref count-objects merge-base name-rev diff-tree diff-index diff-files show-ref var version "
-    "whatchanged".split()
+    "status diff log show blame grep shortlog rev-parse rev-list ls-files ls-tree cat-file "
+    "for-each-ref count-objects merge-base name-rev diff-tree diff-index diff-files show-ref version "
+    "whatchanged check-ignore check-attr show-branch cherry range-diff".split()
 )
+_VERIFIERS = frozenset({"verify-commit", "verify-tag", "verify-pack"})
 _MUTATING = frozenset(
     "commit add push checkout switch reset restore clean merge rebase fetch pull apply am rm mv gc "
-    "format-patch archive bundle cherry-pick revert init clone submodule notes replace update-ref "
-    "update-index symbolic-ref prune repack filter-branch fast-import maintenance sparse-checkout "
+    "format-patch archive bundle cherry-pick revert init clone submodule replace update-ref "
+    "update-index prune repack filter-branch fast-import maintenance sparse-checkout "
     "read-tree write-tree commit-tree mktag mktree hash-object pack-refs rerere bisect request-pull "
     "send-email difftool mergetool citool gui gitk stage unstage".split()
 )
@@ -73,84 +76,32 @@ _REFUSED_LONG: dict[str, str] = {
     "--receive-pack": "runs a program on the remote side",
     "--paginate": "starts a pager",
     "--help": "opens a manual viewer",
+    "--remerge-diff": "runs the repository's merge drivers and writes objects; use --diff-merges=combined",
+    "--show-signature": "runs gpg to check signatures; plan mode shows commits without verifying them",
+    "--recurse-submodules": "runs git inside each submodule, under the submodule's own configuration",
+    "--exclude-per-directory": "reads a file of that name in every folder, which cannot be checked; use --exclude-standard",
+    "--includes": "follows include.path to config files outside the project",
     # Plan-mode reads stay inside the project (the read tools are confined to it too):
     "--no-index": "reads files anywhere on disk, outside git (read them with the read tool instead)",
-    "--contents": "reads any file as the working copy (blame the committed file, or use the read tool)",
 }
 # Exact long options that happen to be prefixes of a refused one but are themselves harmless.
-_SAFE_EXACT_LONG = frozenset({"--text"})
+_SAFE_EXACT_LONG = frozenset({"--text", "--filter", "--exclude", "--include", "--show"})
 # Per subcommand: refused long options that are plain queries there (rev-parse only prints them).
 _QUERY_EXCEPTIONS = {"rev-parse": frozenset({"--git-dir"})}
 
-# Short options refused anywhere, including in clusters (-nC3) and attached forms (-C., -Oless).
-_REFUSED_SHORT = {
-    "c": "sets git configuration before a subcommand, so it is refused anywhere",
-    "C": "runs git in another folder before a subcommand, so it is refused anywhere",
-    "O": "runs a program on the matching files (git grep), so it is refused anywhere",
+# Short options refused before the subcommand (where they are git's own), in clusters and attached.
+_REFUSED_GLOBAL_SHORT = {
+    "c": "before the subcommand sets git configuration",
+    "C": "before the subcommand runs git in another folder",
 }
 _LOG_FAMILY = ("log", "show", "whatchanged", "rev-list", "diff", "diff-tree", "diff-index", "diff-files")
-# After a subcommand, the long spelling that means the same thing without the ambiguous letter.
-_LONG_FORMS: dict[tuple[str, str], str] = {
-    ("c", "ls-files"): "--cached",
-    ("c", "grep"): "--count",
-    ("c", "shortlog"): "--committer",
-    ("C", "grep"): "--context=<n>",
-    **{("c", sub): "--diff-merges=combined" for sub in _LOG_FAMILY},
-    **{("C", sub): "--find-copies" for sub in _LOG_FAMILY},
-}
-# Short options whose stuck argument is the rest of the word (so -Sconfig is -S "config", not -S -c ...).
-_STUCK_ARG: dict[str, str] = {
-    **dict.fromkeys(_LOG_FAMILY, "nUMBlSGLIX"),
-    "grep": "ABefm",
-    "blame": "LSM",
-    "shortlog": "w",
-    "tag": "n",
-    "ls-files": "xX",
-    "config": "f",
-}
-
-
-# Options whose value is a file git reads, per subcommand (short letter, long name). Their content
-# comes back in error messages ("bad graft data: <line>", "In '<file>' at 1, '<line>'"), so a file
-# outside the project is refused like any other read outside it.
-_FILE_OPTIONS: dict[str, tuple[str, str]] = {
-    "grep": ("f", "--file"),
-    "blame": ("S", "--ignore-revs-file"),
-    "ls-files": ("X", "--exclude-from"),
-    **dict.fromkeys(_LOG_FAMILY, ("O", "--orderfile")),
-}
-
-
-def _file_values(sub: str, args: Sequence[str]) -> list[str]:
-    """The values given to `sub`'s file-reading options, in every spelling (=, next word, stuck, cluster)."""
-    short, long = _FILE_OPTIONS.get(sub, ("", ""))
-    found: list[str] = []
-    skip = False
-    for index, word in enumerate(args):
-        after = args[index + 1] if index + 1 < len(args) else ""
-        if skip:  # the value of the option before (git grep -e -f: "-f" is the pattern)
-            skip = False
-            continue
-        if word == "--":
-            break
-        if word.startswith("--"):
-            name, equals, value = word.partition("=")
-            if long and len(name) > 3 and long.startswith(name):  # abbreviations count
-                found.append(value if equals else after)
-        elif word.startswith("-") and short:
-            stuck = _STUCK_ARG.get(sub, "")
-            for position, letter in enumerate(word[1:], start=2):
-                if letter == short:
-                    found.append(word[position:] or after)
-                    break
-                if letter in stuck:
-                    skip = position == len(word)
-                    break
-    return found
+# Commands whose --format / --pretty is a pretty format (a name may be a config alias).
+_PRETTY_USERS = frozenset({*_LOG_FAMILY, "shortlog", "reflog", "stash"})
+_PRETTY_NAMES = frozenset("oneline short medium full fuller reference email mboxrd raw".split())
 
 
 def _refused_option(word: str, sub: str) -> str | None:
-    """Why an option word is refused in this subcommand's arguments, or None."""
+    """Why an option word is refused in this subcommand's arguments ("" = before it), or None."""
     if len(word) < 2 or word[0] != "-":
         return None
     if word[1] == "-":
@@ -171,15 +122,69 @@ def _refused_option(word: str, sub: str) -> str | None:
                     "spell out the option you mean"
                 )
         return None
-    stuck = _STUCK_ARG.get(sub, "")
-    for letter in word[1:]:
-        why = _REFUSED_SHORT.get(letter)
-        if why is not None:
-            long_form = _LONG_FORMS.get((letter, sub))
-            fix = f"use {long_form} instead" if long_form else "run the git command without it"
-            return f"git option {show(word)} is not allowed in plan mode: -{letter} {why}; {fix}"
-        if letter in stuck:
-            return None
+    if sub == "":
+        for letter in word[1:]:
+            why = _REFUSED_GLOBAL_SHORT.get(letter)
+            if why is not None:
+                return f"git option {show(word)} is not allowed in plan mode: -{letter} {why}; run the git command without it"
+        return None
+    if sub == "grep":  # git grep -O<pager>: opens the matching files in a program
+        stuck = STUCK_ARG["grep"]
+        for letter in word[1:]:
+            if letter == "O":
+                return (
+                    f"git option {show(word)} is not allowed in plan mode: -O runs a program on the matching files; "
+                    "run git grep without it"
+                )
+            if letter in stuck:
+                return None
+    return None
+
+
+def _value_after(args: Sequence[str], index: int, option: str) -> str | None:
+    """The value of `option` at args[index] (attached with = or the next word), None when absent."""
+    word = args[index]
+    if word.startswith(option + "="):
+        return word[len(option) + 1 :]
+    if word == option and index + 1 < len(args):
+        return args[index + 1]
+    return None
+
+
+def _subcommand_rules(sub: str, rest: Sequence[str]) -> str | None:
+    """Forms of otherwise allowed options that run programs or write: refused, with the fix."""
+    for index, word in enumerate(rest):
+        if word == "--":
+            break
+        if sub in _PRETTY_USERS and word.startswith(("--pretty=", "--format=")):
+            option, value = word.split("=", 1)
+            if "%G" in value:
+                return (
+                    f"{show(word)} asks for signature details (%G...), which runs gpg; plan mode shows "
+                    "commits without verifying them: drop the %G placeholders"
+                )
+            if "%" not in value and value not in _PRETTY_NAMES:
+                if not value.startswith(("format:", "tformat:")):
+                        return (
+                            f"{show(word)} names a pretty format alias from the repository's config, which "
+                            f"plan mode does not read; use a built-in format or write it out, e.g. {option}='%h %s'"
+                        )
+        merges = _value_after(rest, index, "--diff-merges")
+        if merges in ("remerge", "r"):
+            return (
+                f"--diff-merges={merges} runs the repository's merge drivers and writes objects, so it is not "
+                "allowed in plan mode; use --diff-merges=combined"
+            )
+        if word.startswith("--submodule=") and word.split("=", 1)[1] == "diff":
+            return (
+                "--submodule=diff runs git inside the submodule under its own configuration, so it is not "
+                "allowed in plan mode; use --submodule=log or --submodule=short"
+            )
+        if word.startswith("--ignore-submodules=") and word.split("=", 1)[1] in ("none", "untracked"):
+            return (
+                f"{show(word)} runs git status inside each submodule, under its own configuration; "
+                "use --ignore-submodules=dirty (the plan-mode default) or run git status in the submodule's files"
+            )
     return None
 
 
@@ -214,7 +219,7 @@ _FILE_COMMANDS = frozenset(
 READ_ONLY_SUBCOMMANDS = frozenset(_PLAIN_READERS | SHAPED.keys())
 
 
-def _check_git(args: Sequence[str]) -> str | None:
+def _check_git(args: Sequence[str], root: Path | None) -> str | None:
     """Why `git <args>` is refused, or None when it is a read-only form."""
     index = 0
     sub = ""
@@ -243,31 +248,43 @@ def _check_git(args: Sequence[str]) -> str | None:
             return "git help opens a manual viewer and is not available in plan mode; run the read-only command itself"
         if sub in _MUTATING:
             return f"git {sub} changes the repository; only read-only git commands run in plan mode ({READ_ONLY_LIST})"
+        if sub in _VERIFIERS:
+            return (
+                f"git {sub} runs gpg to check signatures, which plan mode does not do; "
+                "read the commit or tag with git show instead"
+            )
         return f"git {show(sub)} is not a read-only git command; only read-only git commands run in plan mode ({READ_ONLY_LIST})"
     for word in rest:
         refused = _refused_option(word, sub)
         if refused is not None:
             return refused
-    outside = next((value for value in _file_values(sub, rest) if outside_project(value)), None)
-    if outside is not None:
-        return (
-            f"git {sub} reading {show(outside)} reads outside the project; in plan mode git reads only the "
-            "project: name a file inside it"
-        )
-    if sub == "diff":
-        # `git diff a b` with a path outside the repository silently becomes `--no-index`.
-        outside = next((word for word in rest if not word.startswith("-") and outside_project(word)), None)
-        if outside is not None:
+    refused = _subcommand_rules(sub, rest)
+    if refused is not None:
+        return refused
+    for value in file_values(sub, rest):
+        if escapes(value, root):
             return (
-                f"git diff {show(outside)} reads outside the project; in plan mode git reads only the "
-                "project: name paths inside it (relative, without ..)"
+                f"git {sub} reading {show(value)} reads outside the project; in plan mode git reads only the "
+                "project: name a file inside it (not through a symlink that leads out)"
+            )
+    lexical = sub == "diff"  # `git diff a b` with a path outside the repository becomes --no-index
+    for word in rest:
+        if word.startswith("-"):
+            continue
+        if (lexical and outside_project(word)) or (root is not None and escapes(word, root)):
+            return (
+                f"git {sub} {show(word)} reads outside the project; in plan mode git reads only the "
+                "project: name paths inside it (relative, without .., not through a symlink that leads out)"
             )
     shaped = SHAPED.get(sub)
     return shaped(rest) if shaped is not None else None
 
 
-def check_git_command(command: str) -> GitCheck:
-    """Whether `bash` may run `command` in plan mode; the reason names the fix when it may not."""
+def check_git_command(command: str, root: Path | str | None = None) -> GitCheck:
+    """Whether `bash` may run `command` in plan mode; the reason names the fix when it may not.
+
+    With `root` (the project root) path words are also resolved on disk, symlinks followed.
+    """
     if not isinstance(command, str):
         return GitCheck(False, "bash needs the command as a string")
     try:
@@ -276,6 +293,7 @@ def check_git_command(command: str) -> GitCheck:
         return GitCheck(False, str(refusal))
     if len(segments) == 1 and not segments[0]:
         return GitCheck(False, "empty command; run a read-only git command such as git status")
+    base = Path(root) if root is not None else None
     for segment in segments:
         if not segment:
             return GitCheck(
@@ -286,7 +304,7 @@ def check_git_command(command: str) -> GitCheck:
         first = segment[0]
         if first.raw != "git":
             return GitCheck(False, _first_word_reason(first.raw, first.value))
-        reason = _check_git([word.value for word in segment[1:]])
+        reason = _check_git([word.value for word in segment[1:]], base)
         if reason is not None:
             return GitCheck(False, reason)
     return GitCheck(True, "")

@@ -115,10 +115,13 @@ def split_chain(command: str) -> list[list[Word]]:
         )
 
     if _NOT_SIMPLE.search(command) is None and "&" not in command.replace("&&", ""):
-        return [
+        segments = [
             [Word(word, word) for word in _BLANKS.split(part) if word]
             for part in _SIMPLE_SEPARATORS.split(command)
         ]
+        if "~" in command:
+            _check_tildes(segments)
+        return segments
     segments: list[list[Word]] = [[]]
     start = -1  # where the current word began, -1 when between words
     values: list[str] = []
@@ -176,7 +179,23 @@ def split_chain(command: str) -> list[list[Word]]:
         if skeleton is not None:
             skeleton.append(text if kind in ("plain", "brace") else "_")
     flush(len(command))
+    if "~" in command:
+        _check_tildes(segments)
     return segments
+
+
+# bash expands an unquoted ~ at the start of a word, and after the = of an assignment-shaped word.
+_TILDE = re.compile(r"~|[A-Za-z_][A-Za-z0-9_]*=~")
+
+
+def _check_tildes(segments: list[list[Word]]) -> None:
+    for segment in segments:
+        for word in segment:
+            if _TILDE.match(word.raw):
+                raise ShellRefusal(
+                    f"{word.raw!r} starts with ~, which the shell expands to a home folder outside the project; "
+                    "name a path inside the project (quote a literal ~)"
+                )
 
 
 def _blank_quotes(raw: str) -> str:

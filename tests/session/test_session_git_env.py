@@ -118,7 +118,7 @@ async def test_plan_mode_git_runs_none_of_them(rigged: tuple[Path, Path]) -> Non
     assert fired(marks) == set()
 
 
-async def test_plan_env_keeps_user_config_entries_and_wins(tmp_path: Path) -> None:
+async def test_plan_env_drops_every_inherited_git_variable(tmp_path: Path) -> None:
     base = {
         "PATH": "/usr/bin:/bin",
         "GIT_CONFIG_COUNT": "1",
@@ -126,14 +126,19 @@ async def test_plan_env_keeps_user_config_entries_and_wins(tmp_path: Path) -> No
         "GIT_CONFIG_VALUE_0": "/bin/true",
         "GIT_CONFIG_PARAMETERS": "'core.fsmonitor'='/bin/true'",
         "GIT_EXTERNAL_DIFF": "/bin/true",
+        "GIT_TRACE": str(tmp_path / "trace"),  # would write a file
+        "GIT_DIR": "/elsewhere",
+        "SSH_ASKPASS": "/bin/true",
     }
     env = await git_env.plan_env(tmp_path, base)
     count = int(env["GIT_CONFIG_COUNT"])
     pairs = [(env[f"GIT_CONFIG_KEY_{i}"], env[f"GIT_CONFIG_VALUE_{i}"]) for i in range(count)]
-    assert pairs[0] == ("core.fsmonitor", "/bin/true")
-    assert pairs[1:] == list(git_env.PLAN_CONFIG)
-    assert "GIT_CONFIG_PARAMETERS" not in env and "GIT_EXTERNAL_DIFF" not in env
+    assert pairs == list(git_env.PLAN_CONFIG)  # no filter drivers in a folder that is no repository
+    for name in ("GIT_CONFIG_PARAMETERS", "GIT_EXTERNAL_DIFF", "GIT_TRACE", "GIT_DIR", "SSH_ASKPASS"):
+        assert name not in env
     assert env["GIT_OPTIONAL_LOCKS"] == "0" and env["GIT_PAGER"] == "cat"
+    assert env["GIT_CONFIG_GLOBAL"] == env["GIT_CONFIG_SYSTEM"] == "/dev/null"
+    assert env["GIT_CONFIG_NOSYSTEM"] == "1" and env["PATH"] == "/usr/bin:/bin"
 
 
 async def test_filter_drivers_come_from_the_repository_config_only(rigged: tuple[Path, Path]) -> None:

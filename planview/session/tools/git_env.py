@@ -1,27 +1,33 @@
-"""How plan-mode bash runs git: without the programs a repository's configuration names.
+"""How plan-mode bash runs git: only git runs, nothing is written, only the project is read.
 
-The gate lets only read-only git commands through, but git itself starts programs named in its
-config, and a read-only command that runs an arbitrary program is not read-only:
+The gate lets only read-only git command shapes through (planview.gate.git_shell), but git itself
+starts programs named in its config, refreshes the index, and reads files the config points at.
+Plan mode neutralises those with mechanisms git guarantees, in this order of preference:
 
-- core.fsmonitor: a hook run by every `git status` / `git diff`;
-- filter.<driver>.clean / .process: status and diff re-hash changed files through them;
-- diff.external, diff.<driver>.command and .textconv: diff, log -p, show, reflog -p, stash list -p,
-  blame (textconv);
-- hooks (post-index-change when status refreshes the index), core.pager / pager.<cmd>,
-  gpg.program (log --show-signature, %G? formats, tag -v), credential helpers, askpass, transports.
+1. The environment (`plan_env`). Every inherited GIT_* variable is dropped (GIT_DIR, GIT_INDEX_FILE,
+   GIT_TRACE=<file>, GIT_EXTERNAL_DIFF, GIT_SSH_COMMAND, GIT_CONFIG_PARAMETERS, ...: none of them is
+   the repository's, and several run programs or write files). Then `GIT_CONFIG_NOSYSTEM`,
+   `GIT_CONFIG_SYSTEM=/dev/null`, `GIT_CONFIG_GLOBAL=/dev/null` and `GIT_ATTR_NOSYSTEM`: the user's
+   and the system's config are not part of the project, so plan-mode git never reads them (their
+   credential helpers, tokens and programs included). `GIT_OPTIONAL_LOCKS=0`, no pager, no prompts,
+   and `GIT_WORK_TREE=<project>` so a `core.worktree` in the repository cannot point git elsewhere.
+2. Command-line config (`PLAN_CONFIG`, as GIT_CONFIG_COUNT/KEY/VALUE). It outranks every config
+   file, and git hands it on to every git it starts, submodules included. It switches off fsmonitor,
+   hooks, pagers, credential helpers, transports (`protocol.allow=never`), signature display,
+   submodule recursion (`diff.submodule=short`, `diff.ignoreSubmodules=dirty`: no git runs inside a
+   submodule), index refreshes (`diff.autoRefreshIndex=false`), and points every config-named file
+   (excludes, attributes, mailmap, order file) at /dev/null. Filter drivers have no global off
+   switch, so each one the repository's config defines gets an empty command (`filter_overrides`).
+3. Options (`GIT_FUNCTION`, a bash function named git): `--no-ext-diff --no-textconv` for the diff
+   family (no config value switches diff.external or textconv off), `--no-ignore-revs-file` for
+   blame (an empty blame.ignoreRevsFile does not clear the list), `--no-includes` for config (an
+   include.path may name a file outside the project), `--ignore-submodules=dirty` for the plumbing
+   diffs (which do not read diff.ignoreSubmodules). The gate refuses the options that would turn
+   these back on.
 
-So plan mode runs git with:
-1. environment variables (`PLAN_ENV`): no optional index writes, no pager, no prompts;
-2. command-line config (`PLAN_CONFIG`, passed as GIT_CONFIG_COUNT/KEY/VALUE, which outranks every
-   config file) plus, for every filter driver the repository's own config (local or worktree,
-   includes followed) defines, an empty command that git skips and `required = false`;
-3. a `git` shell function (`GIT_FUNCTION`) adding `--no-ext-diff --no-textconv` to the diff family:
-   no config value switches diff.external off (an empty one makes git try to run ""), and textconv
-   drivers have no off switch but the option. The gate refuses `--ext-diff` and `--textconv`, so
-   nothing later on the command line turns them back on.
-
-Filter drivers of the user's own (global/system) config, such as git-lfs, keep working.
-Not covered: filter drivers defined only in a submodule's config (status recurses into submodules).
+What cannot be neutralised is refused by the gate instead: --remerge-diff (runs merge drivers and
+writes objects), signature display (--show-signature, %G formats, tag -v: they run gpg),
+describe --dirty/--broken (rewrites the index), --recurse-submodules, --submodule=diff.
 """
 
 from __future__ import annotations
@@ -32,36 +38,68 @@ from collections.abc import Mapping
 from pathlib import Path
 
 PLAN_ENV: Mapping[str, str] = {
-    "GIT_OPTIONAL_LOCKS": "0",  # status/diff do not refresh (write) the index
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_CONFIG_SYSTEM": os.devnull,
+    "GIT_CONFIG_GLOBAL": os.devnull,  # ~/.gitconfig and $XDG_CONFIG_HOME/git/config are not read
+    "GIT_ATTR_NOSYSTEM": "1",
+    "GIT_OPTIONAL_LOCKS": "0",  # status does not refresh (write) the index
     "GIT_PAGER": "cat",  # outranks core.pager and pager.<cmd>
     "PAGER": "cat",
     "GIT_TERMINAL_PROMPT": "0",
     "GIT_ASKPASS": "",  # empty: outranks core.askPass and SSH_ASKPASS, and runs nothing
+    "GIT_EDITOR": ":",
+    "GIT_SEQUENCE_EDITOR": ":",
+    "GIT_PROTOCOL_FROM_USER": "0",
+    "GIT_ALLOW_PROTOCOL": "",  # no transport at all (protocol.allow=never says the same)
 }
-# Dropped from the inherited environment: they would outrank or undo the settings below.
-DROPPED_ENV = ("GIT_CONFIG_PARAMETERS", "GIT_EXTERNAL_DIFF")
+# Other inherited variables that start programs on git's behalf.
+DROPPED_ENV = ("SSH_ASKPASS", "DISPLAY_ASKPASS")
 
 PLAN_CONFIG: tuple[tuple[str, str], ...] = (
     ("core.fsmonitor", "false"),
-    ("core.hooksPath", "/dev/null"),
+    ("core.hooksPath", os.devnull),
     ("core.pager", "cat"),
+    ("core.editor", ":"),
+    ("sequence.editor", ":"),
     ("core.askPass", ""),
     ("credential.helper", ""),  # an empty value resets the helper list
-    ("protocol.allow", "never"),  # no transport (and so no ssh command or remote helper) at all
-    ("log.showSignature", "false"),
-    ("gpg.program", "gpg"),  # git's defaults, not a program the repository chose
+    ("protocol.allow", "never"),  # no transport, so no ssh command, proxy or remote helper
+    ("core.excludesFile", os.devnull),  # the repository's may name a file outside the project
+    ("core.attributesFile", os.devnull),
+    ("mailmap.file", os.devnull),
+    ("diff.orderFile", os.devnull),
+    ("log.showSignature", "false"),  # signature display runs gpg
+    ("format.pretty", "medium"),  # a repository's default format may ask for %G (gpg)
+    ("log.diffMerges", "separate"),  # -m must not mean --remerge-diff (merge drivers)
+    ("gpg.program", "gpg"),  # git's defaults, never a program the repository chose
+    ("gpg.openpgp.program", "gpg"),
     ("gpg.ssh.program", "ssh-keygen"),
     ("gpg.x509.program", "gpgsm"),
+    ("diff.submodule", "short"),  # =diff runs a git inside the submodule, with its config
+    ("diff.ignoreSubmodules", "dirty"),  # no `git status` inside submodules
+    ("status.submoduleSummary", "false"),
+    ("submodule.recurse", "false"),
+    ("diff.autoRefreshIndex", "false"),  # git diff would rewrite .git/index when stat data is stale
+    ("core.untrackedCache", "keep"),
+    ("gc.auto", "0"),
+    ("maintenance.auto", "false"),
+    ("grep.fallbackToNoIndex", "false"),
+    ("color.ui", "false"),  # escape sequences are noise for a model
 )
 
 _DIFF_OFF = "--no-ext-diff --no-textconv"
+# Set when the repository's config names textconv drivers: range-diff's inner `git log -p` runs
+# them and takes no option that stops it, so the git function refuses range-diff there.
+TEXTCONV_FLAG = "PLANVIEW_GIT_TEXTCONV"
 GIT_FUNCTION = f"""git() {{
   local -a pre=() extra=()
   local n=1
   while [[ $# -gt 0 && $1 == -* ]]; do pre+=("$1"); shift; done
   case ${{1-}} in
     diff|log|show|whatchanged) extra=({_DIFF_OFF}) ;;
-    blame) extra=(--no-textconv) ;;
+    diff-files|diff-index) extra=(--no-ext-diff --ignore-submodules=dirty) ;;
+    blame) extra=(--no-textconv --no-ignore-revs-file) ;;
+    config) extra=(--no-includes) ;;
     reflog)
       case ${{2-}} in
         show) n=2; extra=({_DIFF_OFF}) ;;
@@ -69,14 +107,20 @@ GIT_FUNCTION = f"""git() {{
         *) extra=({_DIFF_OFF}) ;;
       esac ;;
     stash) case ${{2-}} in list|show) n=2; extra=({_DIFF_OFF}) ;; esac ;;
+    range-diff)
+      if [[ -n ${{{TEXTCONV_FLAG}-}} ]]; then
+        echo "planview: git range-diff is refused in this repository: its config names textconv" \
+          "programs, which range-diff's inner git log would run; compare the ranges with" \
+          "git log -p <range> instead" >&2
+        return 2
+      fi ;;
   esac
   if [[ $# -eq 0 ]]; then command git "${{pre[@]}}"; return; fi
   command git "${{pre[@]}}" "${{@:1:n}}" "${{extra[@]}}" "${{@:n+1}}"
 }}
 """
 
-_FILTER_KEYS = r"^filter\..+\.(clean|smudge|process)$"
-_REPO_SCOPES = frozenset({"local", "worktree"})
+_DRIVER_KEYS = r"^(filter\..+\.(clean|smudge|process)|diff\..+\.textconv)$"
 _LOOKUP_TIMEOUT = 10.0
 
 
@@ -85,46 +129,72 @@ def plan_script(command: str) -> str:
     return GIT_FUNCTION + command
 
 
-async def plan_env(project_root: Path, base: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment for plan-mode bash in `project_root` (inherits `base`, default os.environ)."""
-    env = dict(os.environ if base is None else base)
-    for name in DROPPED_ENV:
-        env.pop(name, None)
+def base_env(project_root: Path, inherited: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment without the filter overrides: inherited minus GIT_*, plus PLAN_ENV and PLAN_CONFIG."""
+    env = {
+        name: value
+        for name, value in (os.environ if inherited is None else inherited).items()
+        if not name.startswith("GIT_") and name not in DROPPED_ENV
+    }
     env.update(PLAN_ENV)
-    overrides = list(PLAN_CONFIG)
-    for driver in await repo_filter_drivers(project_root, env):
-        overrides += [(f"filter.{driver}.{key}", "") for key in ("clean", "smudge", "process")]
-        overrides.append((f"filter.{driver}.required", "false"))
-    try:
-        start = int(env.get("GIT_CONFIG_COUNT", "0"))
-    except ValueError:
-        start = 0
-    start = max(start, 0)  # the user's own entries stay; ours come after them, so ours win
-    for offset, (key, value) in enumerate(overrides):
+    if os.path.lexists(Path(project_root) / ".git"):
+        env["GIT_WORK_TREE"] = str(project_root)  # outranks the repository's core.worktree
+    _put_config(env, PLAN_CONFIG)
+    return env
+
+
+def _put_config(env: dict[str, str], pairs: tuple[tuple[str, str], ...] | list[tuple[str, str]]) -> None:
+    start = int(env.get("GIT_CONFIG_COUNT", "0"))
+    for offset, (key, value) in enumerate(pairs):
         env[f"GIT_CONFIG_KEY_{start + offset}"] = key
         env[f"GIT_CONFIG_VALUE_{start + offset}"] = value
-    env["GIT_CONFIG_COUNT"] = str(start + len(overrides))
+    env["GIT_CONFIG_COUNT"] = str(start + len(pairs))
+
+
+def filter_overrides(drivers: list[str]) -> list[tuple[str, str]]:
+    """Empty commands for each filter driver: git skips an empty filter (and required = false lets it)."""
+    pairs: list[tuple[str, str]] = []
+    for driver in drivers:
+        pairs += [(f"filter.{driver}.{key}", "") for key in ("clean", "smudge", "process")]
+        pairs.append((f"filter.{driver}.required", "false"))
+    return pairs
+
+
+async def plan_env(project_root: Path, inherited: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment for plan-mode bash in `project_root` (inherits `inherited`, default os.environ)."""
+    env = base_env(project_root, inherited)
+    filters, textconv = await repo_drivers(project_root, env)
+    _put_config(env, filter_overrides(filters))
+    if textconv:
+        env[TEXTCONV_FLAG] = "1"
     return env
 
 
 async def repo_filter_drivers(project_root: Path, env: Mapping[str, str]) -> list[str]:
-    """Names of the filter drivers the repository's own config files define (includes followed)."""
-    base = ["git", "config", "--null", "--name-only", "--includes"]
-    listing = await _git_output(project_root, env, [*base, "--show-scope", "--get-regexp", _FILTER_KEYS])
-    if listing is not None:
-        fields = listing.split("\0")
-        names = [
-            name for scope, name in zip(fields[::2], fields[1::2], strict=False) if scope in _REPO_SCOPES
-        ]
-    else:  # a git without --show-scope (before 2.26): the local file is what matters most
-        listing = await _git_output(project_root, env, [*base, "--local", "--get-regexp", _FILTER_KEYS])
-        names = [name for name in (listing or "").split("\0") if name]
+    """Names of the filter drivers the repository's config defines (includes followed)."""
+    return (await repo_drivers(project_root, env))[0]
+
+
+async def repo_drivers(project_root: Path, env: Mapping[str, str]) -> tuple[list[str], bool]:
+    """(filter driver names, whether any textconv driver is named) from the repository's config.
+
+    Run with the plan environment, so only the repository's own files (and includes they name)
+    are read; the user's and the system's config are not in scope at all. One git process.
+    """
+    argv = ["git", "config", "--null", "--name-only", "--includes", "--get-regexp", _DRIVER_KEYS]
+    listing = await _git_output(project_root, env, argv)
     drivers: list[str] = []
-    for name in names:
+    textconv = False
+    for name in (listing or "").split("\0"):
+        if not name:
+            continue
+        if name.startswith("diff."):
+            textconv = True
+            continue
         driver = name.split(".", 1)[1].rsplit(".", 1)[0]  # the subsection may itself contain dots
         if driver not in drivers:
             drivers.append(driver)
-    return drivers
+    return drivers, textconv
 
 
 async def _git_output(cwd: Path, env: Mapping[str, str], argv: list[str]) -> str | None:
