@@ -50,6 +50,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         default=None,
         help="the plans folder that write_plan's plan_path must stay inside",
     )
+    check.add_argument(
+        "--project-root",
+        type=Path,
+        default=None,
+        help="the project that plan-mode git paths must stay inside, symlinks followed "
+        "(default: the git top level of the current folder, else the current folder)",
+    )
     check.set_defaults(handler=run_check)
 
 
@@ -86,8 +93,14 @@ def decide_line(raw: bytes, mode: str, policy) -> dict:
 
 def run_check(args: argparse.Namespace) -> int:
     from planview.gate.calls import GatePolicy
+    from planview.plan.home import find_project_root
 
-    policy = GatePolicy(allow_read_only_hint=not args.no_read_only_hint, plans_dir=args.plans_dir)
+    root = args.project_root or find_project_root(Path.cwd()) or Path.cwd()
+    policy = GatePolicy(
+        allow_read_only_hint=not args.no_read_only_hint,
+        plans_dir=args.plans_dir,
+        project_root=Path(root).absolute(),
+    )
     try:
         return check_stream(sys.stdin.buffer, sys.stdout.buffer, args.mode, policy)
     except BrokenPipeError:

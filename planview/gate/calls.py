@@ -66,6 +66,7 @@ class Decision:
 class GatePolicy:
     allow_read_only_hint: bool = True  # config switch: False refuses even tools that declare readOnlyHint
     plans_dir: Path | None = None  # write_plan's plan_path must be contained here
+    project_root: Path | None = None  # plan-mode git path words are resolved (symlinks followed) against it
 
 
 class GateRefusal(PlanviewError):

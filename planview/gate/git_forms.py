@@ -215,7 +215,9 @@ def _config(args: Sequence[str]) -> str | None:
             for letter in word[1:]:
                 if letter == "l":
                     reading = True
-                elif letter == "f":  # -f <file>: the rest of the word, or the next word (checked by git_paths)
+                elif (
+                    letter == "f"
+                ):  # -f <file>: the rest of the word, or the next word (checked by git_paths)
                     scoped = True
                     if word.endswith("f"):
                         index += 1

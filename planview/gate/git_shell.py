@@ -165,10 +165,10 @@ def _subcommand_rules(sub: str, rest: Sequence[str]) -> str | None:
                 )
             if "%" not in value and value not in _PRETTY_NAMES:
                 if not value.startswith(("format:", "tformat:")):
-                        return (
-                            f"{show(word)} names a pretty format alias from the repository's config, which "
-                            f"plan mode does not read; use a built-in format or write it out, e.g. {option}='%h %s'"
-                        )
+                    return (
+                        f"{show(word)} names a pretty format alias from the repository's config, which "
+                        f"plan mode does not read; use a built-in format or write it out, e.g. {option}='%h %s'"
+                    )
         merges = _value_after(rest, index, "--diff-merges")
         if merges in ("remerge", "r"):
             return (

@@ -84,7 +84,7 @@ def _plan_mode(call: ToolCall, policy: GatePolicy) -> Decision:
         if name in READERS or name in HELPERS:
             return _allow(call, "read-only tool")
         if name == "bash":
-            return _bash(call)
+            return _bash(call, policy)
         if name == "write_plan":
             return _write_plan(call, policy)
         if name == "exit_plan_mode":
@@ -113,7 +113,7 @@ def _plan_mode(call: ToolCall, policy: GatePolicy) -> Decision:
     return _hinted(call, policy)
 
 
-def _bash(call: ToolCall) -> Decision:
+def _bash(call: ToolCall, policy: GatePolicy) -> Decision:
     extra = sorted(key for key in call.input if key not in BASH_KEYS)
     if "cwd" in call.input or "workdir" in call.input:
         return _deny(
@@ -123,7 +123,7 @@ def _bash(call: ToolCall) -> Decision:
         return _deny(call, f"bash in plan mode takes only command (and timeout); drop {show(extra[0])}")
     if "command" not in call.input:
         return _deny(call, 'bash needs a command, e.g. {"command": "git status"}')
-    verdict = check_git_command(call.input["command"])
+    verdict = check_git_command(call.input["command"], policy.project_root)
     if not verdict.allowed:
         return _deny(call, verdict.reason)
     return _allow(call, "read-only git")

@@ -74,7 +74,11 @@ class Session:
         self.store = store or PlanStore(planview_home(self.project_root), project_root=self.project_root)
         self.home = self.store.home
         self.approvals = approvals or Approvals(self.home, self.project_root)
-        self.policy = GatePolicy(allow_read_only_hint=allow_read_only_hint, plans_dir=self.store.plans_dir)
+        self.policy = GatePolicy(
+            allow_read_only_hint=allow_read_only_hint,
+            plans_dir=self.store.plans_dir,
+            project_root=self.project_root,
+        )
         self.max_model_requests = max_model_requests
         # What this session can run and what it is told: a subagent's child narrows these.
         self.tools: ToolSet = DEFAULT_TOOLS

@@ -18,7 +18,6 @@ Layout under tmp:
 
 from __future__ import annotations
 
-import hashlib
 import os
 import subprocess
 from dataclasses import dataclass
@@ -44,19 +43,18 @@ class Hostile:
     def fired(self) -> set[str]:
         return {p.name for p in self.marks.iterdir()}
 
-    def snapshot(self) -> dict[str, tuple[int, int, str]]:
-        """(mode, mtime_ns, sha256) of every file, folder and link under the project and HOME."""
-        out: dict[str, tuple[int, int, str]] = {}
+    def snapshot(self) -> dict[str, tuple[int, int, int, int]]:
+        """(mode, inode, size, mtime_ns) of every file, folder and link under the project, HOME and outside.
+
+        An atomic rewrite changes the inode, an in-place one the size or mtime: cheap enough to take
+        around every command.
+        """
+        out: dict[str, tuple[int, int, int, int]] = {}
         for top in (self.root, self.home, self.outside):
             for folder, dirs, files in os.walk(top):
-                for name in dirs + files:
-                    path = Path(folder, name)
-                    info = path.lstat()
-                    digest = ""
-                    if path.is_file() and not path.is_symlink():
-                        digest = hashlib.sha256(path.read_bytes()).hexdigest()
-                    out[str(path)] = (info.st_mode, info.st_mtime_ns, digest)
-                out[folder] = (os.lstat(folder).st_mode, os.lstat(folder).st_mtime_ns, "")
+                for name in (folder, *(os.path.join(folder, n) for n in dirs + files)):
+                    info = os.lstat(name)
+                    out[name] = (info.st_mode, info.st_ino, info.st_size, info.st_mtime_ns)
         return out
 
 
@@ -139,7 +137,7 @@ def _rig_config(repo: Path, env: dict[str, str], bin_dir: Path, marks: Path, pre
         Path(_marker(bin_dir, marks, f"{prefix}hook_{hook}")).replace(hooks / hook)
 
 
-def build(tmp: Path) -> Hostile:
+def build(tmp: Path, *, rigged: bool = True) -> Hostile:
     bin_dir, marks, outside, home, root = (tmp / n for n in ("bin", "marks", "outside", "home", "project"))
     for folder in (bin_dir, marks, outside, home, root):
         folder.mkdir()
@@ -178,7 +176,11 @@ def build(tmp: Path) -> Hostile:
     }
     # Building uses a clean config so the rig does not fire while it is set up.
     build_env = {**env, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull}
-    build_env |= {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "protocol.file.allow", "GIT_CONFIG_VALUE_0": "always"}
+    build_env |= {
+        "GIT_CONFIG_COUNT": "1",
+        "GIT_CONFIG_KEY_0": "protocol.file.allow",
+        "GIT_CONFIG_VALUE_0": "always",
+    }
 
     # The submodule's own repository, with its own programs.
     sub_src = tmp / "sub-src"
@@ -229,19 +231,44 @@ def build(tmp: Path) -> Hostile:
     )
     signed = subprocess.run(
         ["git", "hash-object", "-t", "commit", "-w", "--stdin"],
-        cwd=root, env=build_env, input=body, capture_output=True, text=True, check=True,
+        cwd=root,
+        env=build_env,
+        input=body,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.strip()
     _git(root, build_env, "update-ref", "refs/heads/main", signed)
-    tag = f"object {signed}\ntype commit\ntag v1\ntagger t <t@example.com> 1704067200 +0000\n\nrelease\n{_SIG}"
+    tag = (
+        f"object {signed}\ntype commit\ntag v1\ntagger t <t@example.com> 1704067200 +0000\n\nrelease\n{_SIG}"
+    )
     tag_id = subprocess.run(
         ["git", "hash-object", "-t", "tag", "-w", "--stdin"],
-        cwd=root, env=build_env, input=tag, capture_output=True, text=True, check=True,
+        cwd=root,
+        env=build_env,
+        input=tag,
+        capture_output=True,
+        text=True,
+        check=True,
     ).stdout.strip()
     _git(root, build_env, "update-ref", "refs/tags/v1", tag_id)
     _git(root, build_env, "notes", "add", "-m", "a note", "HEAD")
     _git(root, build_env, "stash", "list")
 
-    # Rig both repositories' own config after the history exists (building must not fire them).
+    if rigged:
+        _rig(root, build_env, bin_dir, marks, outside)
+    # Stale stat data and real changes, in the project and in the submodule.
+    (root / "a.txt").write_text("one\ntwo\n")
+    (root / "b.bin").write_text("raw\nmore\n")
+    (root / "c.dat").write_text("data\nmore\n")
+    (root / "sub" / "s.bin").write_text("sub one\nsub two\n")
+    for path in (root / "m.txt", root / "d.bin", root / "sub" / "t.bin", root / "sub" / ".gitattributes"):
+        os.utime(path, (1_800_000_000, 1_800_000_000))
+    return Hostile(tmp=tmp, root=root, home=home, marks=marks, outside=outside, env=env)
+
+
+def _rig(root: Path, build_env: dict[str, str], bin_dir: Path, marks: Path, outside: Path) -> None:
+    """Rig both repositories' own config after the history exists (building must not fire them)."""
     _rig_config(root, build_env, bin_dir, marks, "")
     _rig_config(root / "sub", build_env, bin_dir, marks, "sub_")
     rel = os.path.relpath(outside, root)
@@ -275,11 +302,3 @@ def build(tmp: Path) -> Hostile:
     ):
         _git(root, build_env, "config", key, value)
     _marker(bin_dir, marks, "ext_remote")
-    # Stale stat data and real changes, in the project and in the submodule.
-    (root / "a.txt").write_text("one\ntwo\n")
-    (root / "b.bin").write_text("raw\nmore\n")
-    (root / "c.dat").write_text("data\nmore\n")
-    (root / "sub" / "s.bin").write_text("sub one\nsub two\n")
-    for path in (root / "m.txt", root / "d.bin", root / "sub" / "t.bin", root / "sub" / ".gitattributes"):
-        os.utime(path, (1_800_000_000, 1_800_000_000))
-    return Hostile(tmp=tmp, root=root, home=home, marks=marks, outside=outside, env=env)

@@ -1,0 +1,169 @@
+"""Plan mode holds in a hostile repository: no program runs, nothing is written, nothing outside is read.
+
+The repository (tests/session/hostile_repo.py) points every config key that names a program at a
+marker script, has a submodule with programs of its own, a committed symlink to an outside folder,
+and a HOME whose global config holds a token. Every command of the read-only corpus
+(corpus/git_read_only.txt) runs through the real plan-mode bash tool of a real Session; after each
+one no marker fired, no file under the project (.git included), HOME or the outside folder changed,
+and the output holds none of the outside tokens. The refused corpus (corpus/git_refused.txt) is
+refused by the gate with the project root, as `planview gate check` decides it. A last test runs
+a few of the commands without the plan environment to prove the rig is real.
+
+The fixture is built once per module (about a second); the corpus run takes a few seconds.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from planview.gate import check_git_command
+from planview.session import dispatch
+from planview.session.providers.base import ModelToolCall
+from planview.session.providers.scripted import ScriptedProvider, parse_script
+from planview.session.session import Session
+
+sys.path.insert(0, str(Path(__file__).parent))
+import hostile_repo  # noqa: E402
+
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
+
+CORPUS = Path(__file__).parent / "corpus"
+TOKENS = (hostile_repo.OUTSIDE_TOKEN, hostile_repo.HOME_TOKEN, hostile_repo.SYSTEM_TOKEN)
+
+
+def lines(name: str) -> list[str]:
+    text = (CORPUS / name).read_text(encoding="utf-8")
+    return [line for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+READ_ONLY = lines("git_read_only.txt")
+REFUSED = lines("git_refused.txt")
+
+
+def _inherit(h: hostile_repo.Hostile, tmp: Path) -> Iterator[None]:
+    """planview inherits the hostile HOME and system config, as a user's shell would hand them over."""
+    with pytest.MonkeyPatch.context() as patch:
+        for name in [name for name in os.environ if name.startswith("GIT_")]:
+            patch.delenv(name)
+        for name, value in h.env.items():
+            patch.setenv(name, value)
+        patch.setenv("PLANVIEW_HOME", str(tmp / "planview-home"))  # planview's own state stays out
+        yield
+
+
+@pytest.fixture(scope="module")
+def hostile(tmp_path_factory: pytest.TempPathFactory) -> Iterator[hostile_repo.Hostile]:
+    tmp = tmp_path_factory.mktemp("hostile")
+    h = hostile_repo.build(tmp)
+    yield from (h for _ in _inherit(h, tmp))
+
+
+@pytest.fixture(scope="module")
+def plain(tmp_path_factory: pytest.TempPathFactory) -> Iterator[hostile_repo.Hostile]:
+    tmp = tmp_path_factory.mktemp("plain")
+    h = hostile_repo.build(tmp, rigged=False)
+    yield from (h for _ in _inherit(h, tmp))
+
+
+def session(root: Path) -> Session:
+    provider = ScriptedProvider(parse_script(json.dumps({"text": "x"})))
+    return Session(project_root=root, provider=provider, plan_mode=True, persist=False)
+
+
+async def run_corpus(h: hostile_repo.Hostile, commands: list[str]) -> dict[str, str]:
+    s = session(h.root)
+    problems: list[str] = []
+    outputs: dict[str, str] = {}
+    for command in commands:
+        before = h.snapshot()
+        result = await dispatch.run_call(s, ModelToolCall("c1", "bash", {"command": command}))
+        outputs[command] = result.text
+        assert not result.text.startswith("Refused"), (command, result.text)
+        after = h.snapshot()
+        changed = sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k))
+        fired = h.fired()
+        leaked = [token for token in TOKENS if token in result.text]
+        if fired or changed or leaked:
+            problems.append(f"{command}: fired={sorted(fired)} changed={changed[:4]} leaked={leaked}")
+            for mark in h.marks.iterdir():
+                mark.unlink()
+    assert not problems, "\n".join(problems)
+    return outputs
+
+
+def test_the_corpora_are_large_and_disjoint() -> None:
+    assert len(READ_ONLY) >= 180 and len(REFUSED) >= 100
+    assert len(set(READ_ONLY)) == len(READ_ONLY) and len(set(REFUSED)) == len(REFUSED)
+    assert not set(READ_ONLY) & set(REFUSED)
+
+
+def test_the_gate_allows_the_read_only_corpus(hostile: hostile_repo.Hostile) -> None:
+    refused = {c: r for c in READ_ONLY if not (r := check_git_command(c, hostile.root).reason) == ""}
+    assert not refused, refused
+
+
+def test_the_gate_refuses_the_hostile_corpus(hostile: hostile_repo.Hostile) -> None:
+    allowed = [c for c in REFUSED if check_git_command(c, hostile.root).allowed]
+    assert not allowed, allowed
+
+
+def test_gate_check_refuses_the_hostile_corpus_in_the_project(hostile: hostile_repo.Hostile) -> None:
+    calls = "".join(json.dumps({"tool": "bash", "input": {"command": c}}) + "\n" for c in REFUSED)
+    done = subprocess.run(
+        [sys.executable, "-m", "planview", "gate", "check", "--mode", "plan"],
+        input=calls,
+        capture_output=True,
+        text=True,
+        cwd=hostile.root,
+        timeout=60,
+    )
+    answers = [json.loads(line) for line in done.stdout.splitlines()]
+    assert len(answers) == len(REFUSED)
+    allowed = [c for c, a in zip(REFUSED, answers, strict=True) if a["decision"] != "deny"]
+    assert not allowed, allowed
+
+
+async def test_plan_mode_runs_the_corpus_in_the_hostile_repository(hostile: hostile_repo.Hostile) -> None:
+    outputs = await run_corpus(hostile, READ_ONLY)
+    # git still answers: the work tree's changes, history, the submodule's new state
+    assert "b.bin" in outputs["git status"] and "d.bin" not in outputs["git status"]
+    assert "+two" in outputs["git diff"] and "+more" in outputs["git diff"]
+    assert "signed commit" in outputs["git log --oneline"]
+    assert "Subproject commit" in outputs["git diff --submodule=short HEAD~4"]
+    assert "a note" in outputs["git notes show HEAD"]
+    assert "refs/heads/main" in outputs["git symbolic-ref HEAD"]
+    # config reads show the project's config and nothing from HOME, the system or an include
+    listing = outputs["git config --local --list"]
+    assert "user.email=t@example.com" in listing and "included.token" not in listing
+    # range-diff is refused at run time here: the repository names textconv programs
+    assert "range-diff is refused in this repository" in outputs["git range-diff side...main"]
+
+
+async def test_plan_mode_runs_the_corpus_in_a_plain_repository(plain: hostile_repo.Hostile) -> None:
+    outputs = await run_corpus(plain, READ_ONLY[::3])
+    assert "a.txt" in outputs["git status"]
+
+
+def test_the_rig_is_real(hostile: hostile_repo.Hostile) -> None:
+    """Without the plan environment the same git runs the repository's programs (runs last: it writes)."""
+    env = {**hostile.env, "GIT_PAGER": "", "PAGER": ""}
+    commands = (
+        ["diff", "--", "a.txt"],
+        ["diff", "--", "c.dat"],
+        ["log", "--show-signature", "-1"],
+        ["status"],
+        ["blame", "b.bin"],
+    )
+    for command in commands:
+        subprocess.run(["git", *command], cwd=hostile.root, env=env, capture_output=True, timeout=60)
+    fired = hostile.fired()
+    assert {"diff_external", "diff_drv_command", "core_fsmonitor", "gpg_openpgp_program"} <= fired, fired
+    assert any(name.startswith("filter_flt") for name in fired), fired
