@@ -61,7 +61,15 @@ def probe(*packages: str) -> dict:
 
 
 @pytest.mark.parametrize(
-    "package", ["planview.plan", "planview.gate", "planview.approval", "planview.session", "planview.claude"]
+    "package",
+    [
+        "planview.plan",
+        "planview.gate",
+        "planview.approval",
+        "planview.session",
+        "planview.claude",
+        "planview.web",
+    ],
 )
 def test_pure_layer_never_imports_textual(package):
     report = probe(package)

@@ -208,12 +208,19 @@ class Approvals:
 
     # -- events ----------------------------------------------------------------------------
     def approve(
-        self, plan_path: Path, approver: str | None = None, *, expected_canonical_sha256: str | None = None
+        self,
+        plan_path: Path,
+        approver: str | None = None,
+        *,
+        expected_canonical_sha256: str | None = None,
+        channel: str | None = None,
     ) -> ApprovalRecord:
         """Seal the plan and record the approval; the same canonical content again returns the same record.
 
         A reviewer approves what they saw: pass the canonical hash of the text shown, and a plan that
         changed since (the agent saved it again mid-review) is refused instead of sealed unseen.
+        `channel` names the UI the person approved through ("browser review", ...); it is kept in
+        the ledger event.
         """
         from planview.plan.canonical import canonical_sha256
 
@@ -258,6 +265,7 @@ class Approvals:
                     "at": at,
                     "commit": commit,
                     "packet_sha256": packet.sha256,
+                    **({"channel": channel} if channel else {}),
                 }
             )
             packet.save(packet_path(self.artifacts_dir, sealed.artifact))

@@ -4,12 +4,18 @@ Exit 0 when the plan was approved, 1 when it was not (kept or sent back with a r
 2 on bad input (missing file, not Markdown, unreadable), which the dispatcher prints as one line.
 With `--json`, after the screen closes:
 `{"decision": "approve"|"refine"|"keep", "feedback": str|null, "plan": path, "sha256": canonical hash}`.
+
+`planview review --web PATH [--no-open] [--json] [--approve]` serves the browser review page
+instead: the page's URL (token included) is the first line of stdout, the default browser opens
+it unless `--no-open`, and the command exits when the page settles — 0 approved (only offered
+with `--approve`), 1 feedback saved or closed. `--json` adds the saved comments.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sys
 from pathlib import Path
 
 from planview.errors import PlanviewError
@@ -39,6 +45,19 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--json",
         action="store_true",
         help='after the screen closes print {"decision", "feedback", "plan", "sha256"} as JSON',
+    )
+    review.add_argument(
+        "--web",
+        action="store_true",
+        help="review in the browser: print the page's URL first, exit when the page settles",
+    )
+    review.add_argument(
+        "--no-open", action="store_true", help="with --web: print the URL but do not open a browser"
+    )
+    review.add_argument(
+        "--approve",
+        action="store_true",
+        help="with --web: offer Approve & run on the page (recorded in the ledger, channel 'browser review')",
     )
     review.set_defaults(handler=run_review)
 
@@ -90,15 +109,51 @@ def decision_json(decision: ReviewDecision, path: Path) -> dict[str, object]:
     }
 
 
+def run_web_review(args: argparse.Namespace, path: Path, home: Path | None) -> int:
+    import asyncio
+
+    from planview.web.review import serve_review
+
+    def show_url(url: str) -> None:
+        print(url, flush=True)  # the first stdout line, before the browser starts
+
+    try:
+        decision = asyncio.run(
+            serve_review(
+                path, approve=args.approve, home=home, open_browser=not args.no_open, on_url=show_url
+            )
+        )
+    except KeyboardInterrupt:
+        print("planview: browser review interrupted; nothing was decided", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(decision.to_json(), ensure_ascii=False))
+    elif decision.outcome == "approved":
+        record = decision.record
+        print(f"approved: {path}")
+        if record is not None:
+            print(f"artifact: {record.artifact}")
+        print(f"sha256: {decision.canonical_sha256}")
+    elif decision.outcome == "saved":
+        print(f"saved {len(decision.comments)} comment(s) into {path}")
+    else:
+        print(f"closed: {decision.reason or 'no decision'}")
+    return 0 if decision.outcome == "approved" else 1
+
+
 def run_review(args: argparse.Namespace) -> int:
     from planview.plan.decision import Approved
     from planview.plan.store import planview_home
 
     path, _text = check_plan(args.path)
+    if not args.web and (args.no_open or args.approve):
+        raise ReviewInputError("--no-open and --approve go with --web (planview review --web PATH ...)")
     try:
         home: Path | None = planview_home()
     except (OSError, PlanviewError):
         home = None  # no baseline store: the review works, without changed markers
+    if args.web:
+        return run_web_review(args, path, home)
     decision = open_review(path, home)
     if args.json:
         print(json.dumps(decision_json(decision, path), ensure_ascii=False))

@@ -31,3 +31,7 @@ class PlanContentError(PlanStoreError):
 
 class PlanReadError(PlanStoreError):
     """The file exists but cannot be read as a UTF-8 plan (a folder, no permission, not UTF-8)."""
+
+
+class PlanChangedError(PlanStoreError):
+    """The plan on disk is no longer the version a write was based on (a stale view)."""

@@ -11,6 +11,7 @@ Plans are read and written as UTF-8 with `newline=""`: no byte changes behind th
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import unicodedata
@@ -23,6 +24,7 @@ from typing import Any
 from planview import atomic
 from planview.atomic import atomic_write
 from planview.plan.errors import (
+    PlanChangedError,
     PlanContentError,
     PlanNotFoundError,
     PlanPathError,
@@ -36,6 +38,7 @@ from planview.plan.home import HOME_ENV, default_home, ensure_home, find_project
 __all__ = [
     "HOME_ENV",
     "MAX_PLAN_BYTES",
+    "PlanChangedError",
     "PlanContentError",
     "PlanInfo",
     "PlanNotFoundError",
@@ -190,9 +193,12 @@ def list_plans(folder: Path) -> list[PlanInfo]:
 class PlanStore:
     """The plans folder of one planview home (`home / "plans"`, created on demand)."""
 
-    def __init__(self, home: Path, *, project_root: Path | None = None) -> None:
+    def __init__(
+        self, home: Path, *, project_root: Path | None = None, plans_dir: Path | None = None
+    ) -> None:
         self.home = Path(home).expanduser().absolute()
-        self.plans_dir = self.home / "plans"
+        # `plans_dir` narrows containment to another folder (browser review of a plan kept elsewhere).
+        self.plans_dir = Path(plans_dir).absolute() if plans_dir is not None else self.home / "plans"
         if project_root is None and self.home.name == ".planview":
             project_root = self.home.parent
         self.project_root = Path(project_root).absolute() if project_root is not None else None
@@ -375,6 +381,24 @@ class PlanStore:
         raise PlanStoreError(
             f"could not find a free file name for {_show(title)!r}; remove old plans and retry"
         )
+
+    def replace(self, path: str | Path, content: str, *, expected_sha256: str) -> bytes:
+        """Overwrite a contained plan only while its bytes still hash to `expected_sha256` (else PlanChangedError).
+
+        The check runs right before the atomic write, so a save made from a stale view (a browser
+        page rendered before the agent saved again) is refused instead of overwriting newer text.
+        Returns the bytes written (the old bytes when nothing changed)."""
+        target = self.check_path(path)
+        payload = _encode_content(content)
+        current = read_plan_bytes(target)
+        if hashlib.sha256(current).hexdigest() != expected_sha256:
+            raise PlanChangedError(
+                f"{self.relative(target)} changed on disk since it was shown; reload it and save again"
+            )
+        if current == payload:
+            return current
+        self._write_checked(target, payload, exclusive=False)
+        return payload
 
     def read(self, path: str | Path) -> str:
         """Read a plan exactly. Relative paths: the current folder, then the project root, then the plans folder."""

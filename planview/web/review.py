@@ -1,0 +1,133 @@
+"""`serve_review`: review one plan in the browser and return the page's decision.
+
+The Python API every entry point uses (`planview review --web`, the app, the Claude Code hook):
+
+    decision = asyncio.run(serve_review(plan, approve=True, channel="browser review",
+                                        open_browser=False, on_url=print))
+    decision.outcome   # "approved" | "saved" | "closed"
+
+It serves the page until it settles, in the running loop. On an approval page the page's
+**Approve & run** is recorded through `record_approval` (the seam the one approval flow plugs
+into) unless the caller passes its own `on_approve` — the terminal review does, so that its own
+flow records the decision and the two never decide twice.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import webbrowser
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from planview.errors import PlanviewError
+from planview.plan.reviews import ReviewBaselines
+from planview.plan.store import planview_home, read_plan_text
+from planview.web.decision import WebDecision
+from planview.web.server import ApproveHook, ReviewServer
+
+BROWSER_CHANNEL = "browser review"
+_STORED = object()  # baseline: what the previous review of this plan showed (the default)
+
+
+def record_approval(
+    home: Path,
+    plan: Path,
+    canonical_sha256: str,
+    *,
+    channel: str = BROWSER_CHANNEL,
+    approver: str | None = None,
+) -> Any:
+    """Approve exactly the text shown (re-checked against `canonical_sha256`) and record `channel`.
+
+    The seam for the one approval flow: the browser records through `Approvals.approve` with the
+    shown hash, like every other channel; when the unified flow lands it replaces this body.
+    """
+    from planview.approval.approvals import Approvals
+
+    return Approvals(home).approve(
+        plan, approver, expected_canonical_sha256=canonical_sha256, channel=channel
+    )
+
+
+def open_in_browser(url: str) -> bool:
+    """Open `url` in the default browser (tests replace this); False when none could be started."""
+    try:
+        return bool(webbrowser.open(url, new=2))
+    except webbrowser.Error:
+        return False
+
+
+def _home_for(plan: Path) -> Path | None:
+    try:
+        return planview_home(plan.parent if plan.parent.is_dir() else None)
+    except (OSError, PlanviewError):
+        return None  # no baseline, no remembered port, no approvals: the page still works
+
+
+async def start_review(
+    plan_path: str | Path,
+    *,
+    approve: bool,
+    channel: str = BROWSER_CHANNEL,
+    home: Path | None = None,
+    on_approve: ApproveHook | None = None,
+    approver: str | None = None,
+    baseline: Any = _STORED,
+) -> ReviewServer:
+    """Start (but do not wait on) a review server for the plan; the caller stops it."""
+    plan = Path(plan_path).expanduser().resolve()
+    read_plan_text(plan)  # a missing or unreadable plan is a typed error before any port is bound
+    home = home if home is not None else _home_for(plan)
+    baselines = ReviewBaselines(home) if home is not None else None
+    if baseline is _STORED:
+        baseline = baselines.load(plan) if baselines is not None else None
+    if approve and on_approve is None:
+        if home is None:
+            raise PlanviewError("no planview home to record an approval in; run from a project")
+
+        def on_approve(path: Path, sha: str) -> Any:
+            return record_approval(home, path, sha, channel=channel, approver=approver)
+
+    server = ReviewServer(plan, approve=approve, on_approve=on_approve, home=home, baseline=baseline)
+    await server.start()
+    if baselines is not None:
+        try:
+            baselines.save(plan, read_plan_text(plan))  # this review is the next one's baseline
+        except (OSError, PlanviewError):
+            pass
+    return server
+
+
+async def serve_review(
+    plan_path: str | Path,
+    *,
+    approve: bool,
+    channel: str = BROWSER_CHANNEL,
+    home: Path | None = None,
+    open_browser: bool = True,
+    on_url: Callable[[str], Any] | None = None,
+    on_approve: ApproveHook | None = None,
+    approver: str | None = None,
+    timeout: float | None = None,
+) -> WebDecision:
+    """Serve the review page for `plan_path` until it settles, then release the port.
+
+    `on_url` receives the page's URL (token included) as soon as it is served. `timeout` closes an
+    unanswered review after that many seconds (outcome "closed", reason "timed out").
+    """
+    server = await start_review(
+        plan_path, approve=approve, channel=channel, home=home, on_approve=on_approve, approver=approver
+    )
+    try:
+        if on_url is not None:
+            on_url(server.url)
+        if open_browser:
+            await asyncio.to_thread(open_in_browser, server.url)
+        try:
+            return await asyncio.wait_for(server.wait(), timeout)
+        except TimeoutError:
+            server.close("timed out")
+            return await server.wait()
+    finally:
+        await server.stop()

@@ -1,0 +1,395 @@
+"""The loopback review server: one plan, one page, one decision.
+
+aiohttp serves it inside the caller's asyncio loop (the TUI's, or `asyncio.run` for the CLI).
+Every request is checked before any route runs (`_guard`): only GET and POST; a `Host` header
+naming this server's own origin (a missing or foreign one is refused, so a DNS-rebinding page
+cannot reach it); the page's random token in `?token=` on every route (compared in constant
+time); a POST must be `application/json` with a declared length under the cap and, when the
+browser sends `Origin`, come from this origin.
+
+The plan path is fixed when the server starts; no request names a file. A save re-reads the
+plan and writes only when its bytes still hash to what the page rendered (409 otherwise),
+through the plan store's contained atomic write. A decision (save, approve, cancel, or the tab
+closing) settles the review once, after its HTTP response has been written, and every later
+action is refused with 410.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import re
+import secrets
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from planview.errors import PlanviewError
+from planview.plan.errors import PlanChangedError, PlanPathError
+from planview.plan.feedback import ReviewComment, apply_feedback, parse_feedback
+from planview.plan.store import MAX_PLAN_BYTES, PlanStore, decode_plan, read_plan_bytes
+from planview.web import page
+from planview.web.decision import WebDecision
+from planview.web.model import build_page
+from planview.web.ports import remember_port, remembered_port
+
+MAX_BODY_BYTES = MAX_PLAN_BYTES + 64 * 1024  # comments for a full-size plan, with room for JSON
+MAX_COMMENTS = 1000
+MAX_COMMENT_CHARS = 8000
+CLOSE_GRACE_SECONDS = 3.0  # a reload drops the event stream for a moment; a closed tab does not return
+PING_SECONDS = 15.0
+_SHA = re.compile(r"^[0-9a-f]{64}$")
+
+# Called with (plan, canonical sha256 of the text the page showed) when the page approves; it records
+# the approval (or hands it to the flow that does) and returns what to keep in the decision. A
+# PlanviewError it raises is shown on the page and nothing settles.
+ApproveHook = Callable[[Path, str], Awaitable[Any] | Any]
+
+
+class BadRequest(PlanviewError):
+    """A request body that is not the JSON shape the route takes."""
+
+
+def store_for(plan: Path, home: Path | None) -> PlanStore:
+    """The store whose contained write saves `plan`: the home's plans folder when it holds the plan,
+    else a store narrowed to the plan's own folder (same rules: .md, no symlink, no hidden name)."""
+    if home is not None:
+        store = PlanStore(home)
+        try:
+            store.check_path(plan)
+            return store
+        except PlanPathError:
+            pass
+    return PlanStore(plan.parent, plans_dir=plan.parent)
+
+
+def parse_comments(body: Any) -> tuple[str, tuple[ReviewComment, ...]]:
+    """`{"base_sha256": hex, "comments": [{"anchor_line": int, "text": str}]}` -> (base, comments)."""
+    if not isinstance(body, dict):
+        raise BadRequest('the body must be a JSON object {"base_sha256": ..., "comments": [...]}')
+    base = body.get("base_sha256")
+    if not isinstance(base, str) or not _SHA.match(base):
+        raise BadRequest("base_sha256 must be the 64-hex sha256 of the file the page rendered")
+    raw = body.get("comments", [])
+    if not isinstance(raw, list) or len(raw) > MAX_COMMENTS:
+        raise BadRequest(f"comments must be a list of at most {MAX_COMMENTS} objects")
+    comments = []
+    for n, item in enumerate(raw, 1):
+        if not isinstance(item, dict):
+            raise BadRequest(f"comment {n} must be an object with anchor_line and text")
+        line, text = item.get("anchor_line"), item.get("text")
+        if not isinstance(line, int) or isinstance(line, bool) or line < 0:
+            raise BadRequest(f"comment {n}: anchor_line must be a line number (0 or more)")
+        if not isinstance(text, str) or len(text) > MAX_COMMENT_CHARS:
+            raise BadRequest(f"comment {n}: text must be a string of at most {MAX_COMMENT_CHARS} characters")
+        comments.append(ReviewComment(line, text))
+    return base, tuple(comments)
+
+
+def _error(status: int, message: str, **extra: Any) -> web.Response:
+    return web.json_response({"error": message, **extra}, status=status)
+
+
+class ReviewServer:
+    """Serve one plan's review page on 127.0.0.1 until it settles.
+
+    `approve=False` makes a comment-only page (no Approve action; `/api/approve` is refused).
+    `baseline` is the text the previous review showed (the changed-section dots), None for none.
+    """
+
+    def __init__(
+        self,
+        plan_path: Path,
+        *,
+        approve: bool,
+        on_approve: ApproveHook | None = None,
+        home: Path | None = None,
+        baseline: str | None = None,
+        store: PlanStore | None = None,
+        close_grace: float = CLOSE_GRACE_SECONDS,
+    ) -> None:
+        if approve and on_approve is None:
+            raise ValueError("an approval page needs on_approve (the approval flow it hands the decision to)")
+        self.plan = Path(plan_path).expanduser().resolve()
+        self.approve = approve
+        self.on_approve = on_approve
+        self.home = home
+        self.baseline = baseline
+        self.store = store if store is not None else store_for(self.plan, home)
+        self.close_grace = close_grace
+        self.token = secrets.token_urlsafe(24)
+        self.port = 0
+        self._runner: web.AppRunner | None = None
+        self._decision: asyncio.Future[WebDecision] | None = None
+        self._settled = asyncio.Event()
+        self._lock = asyncio.Lock()
+        self._clients = 0
+        self._close_timer: asyncio.TimerHandle | None = None
+
+    # -- lifecycle ------------------------------------------------------------------------------
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/?token={self.token}"
+
+    @property
+    def settled(self) -> bool:
+        return self._decision is not None and self._decision.done()
+
+    async def start(self) -> str:
+        """Bind 127.0.0.1 (the plan's remembered port when free) and return the page's URL."""
+        loop = asyncio.get_running_loop()
+        self._decision = loop.create_future()
+        app = web.Application(middlewares=[self._guard], client_max_size=MAX_BODY_BYTES)
+        app.router.add_get("/", self._page)
+        app.router.add_get("/theme.js", self._theme)
+        app.router.add_get("/client.js", self._client)
+        app.router.add_get("/events", self._events)
+        app.router.add_post("/api/feedback", self._feedback)
+        app.router.add_post("/api/approve", self._approve)
+        app.router.add_post("/api/cancel", self._cancel)
+        # handler_cancellation: a closed tab ends its event stream at once (the close signal).
+        runner = web.AppRunner(app, handler_cancellation=True, access_log=None)
+        await runner.setup()
+        self._runner = runner
+        wanted = remembered_port(self.home, self.plan)
+        for port in ([wanted] if wanted else []) + [0]:
+            site = web.TCPSite(runner, "127.0.0.1", port, reuse_address=True)
+            try:
+                await site.start()
+            except OSError:
+                continue  # the remembered port is taken: any free one
+            self.port = int(site._server.sockets[0].getsockname()[1])  # type: ignore[union-attr]
+            break
+        remember_port(self.home, self.plan, self.port)
+        return self.url
+
+    async def wait(self) -> WebDecision:
+        assert self._decision is not None, "start() the server first"
+        return await asyncio.shield(self._decision)
+
+    def close(self, reason: str = "closed") -> None:
+        """Settle as closed (nothing decided here) unless the page already decided; the page is told."""
+        self._settle(WebDecision("closed", self.plan, reason=reason))
+
+    async def stop(self) -> None:
+        """Close (if still open) and release the port."""
+        self.close("the review ended")
+        if self._close_timer is not None:
+            self._close_timer.cancel()
+        runner, self._runner = self._runner, None
+        if runner is not None:
+            await runner.cleanup()
+
+    async def __aenter__(self) -> ReviewServer:
+        await self.start()
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    def _settle(self, decision: WebDecision) -> bool:
+        if self._decision is None or self._decision.done():
+            return False
+        self._decision.set_result(decision)
+        self._settled.set()
+        return True
+
+    # -- the guard ------------------------------------------------------------------------------
+    def _origins(self) -> set[str]:
+        return {f"127.0.0.1:{self.port}", f"localhost:{self.port}"}
+
+    @web.middleware
+    async def _guard(self, request: web.Request, handler: Callable[..., Awaitable[web.StreamResponse]]):
+        if request.method not in ("GET", "POST"):
+            return web.json_response(
+                {"error": "only GET and POST are served"}, status=405, headers={"Allow": "GET, POST"}
+            )
+        host = request.headers.get("Host")
+        if not host:
+            return _error(400, "missing Host header")
+        if host.lower() not in self._origins():
+            return _error(403, "foreign Host header; open the review URL planview printed")
+        token = request.query.get("token", "")
+        if not hmac.compare_digest(token.encode("utf-8", "replace"), self.token.encode()):
+            return _error(403, "missing or wrong token; open the review URL planview printed")
+        if request.method == "POST":
+            origin = request.headers.get("Origin")
+            if origin is not None and origin.lower() not in {f"http://{o}" for o in self._origins()}:
+                return _error(403, "cross-origin request refused")
+            length = request.content_length
+            if length is None:
+                return _error(411, "a POST must declare its Content-Length")
+            if length > MAX_BODY_BYTES:
+                return _error(413, f"request body over {MAX_BODY_BYTES} bytes")
+            if request.content_type != "application/json":
+                return _error(415, "a POST body must be application/json")
+        response = await handler(request)
+        page.secure(response)
+        return response
+
+    async def _json(self, request: web.Request) -> Any:
+        try:
+            raw = await request.read()
+        except web.HTTPRequestEntityTooLarge as exc:  # a body longer than it declared
+            raise BadRequest(f"request body over {MAX_BODY_BYTES} bytes") from exc
+        try:
+            return json.loads(raw.decode("utf-8")) if raw else {}
+        except (UnicodeDecodeError, ValueError) as exc:
+            raise BadRequest("the body is not JSON") from exc
+
+    # -- GET ------------------------------------------------------------------------------------
+    async def _page(self, request: web.Request) -> web.Response:
+        try:
+            data = read_plan_bytes(self.plan)
+            decode_plan(self.plan, data)
+        except PlanviewError as exc:
+            return web.Response(status=404, text=f"planview: {exc}", content_type="text/plain")
+        model = build_page(self.plan, data, approve=self.approve, baseline=self.baseline)
+        if self.settled:
+            assert self._decision is not None
+            model.data["settled"] = _settled_json(self._decision.result())
+        return web.Response(text=page.html(model, self.token), content_type="text/html", charset="utf-8")
+
+    async def _theme(self, request: web.Request) -> web.Response:
+        return page.asset("theme.js")
+
+    async def _client(self, request: web.Request) -> web.Response:
+        return page.asset("client.js")
+
+    async def _events(self, request: web.Request) -> web.StreamResponse:
+        response = web.StreamResponse(
+            headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
+        )
+        page.secure(response)
+        await response.prepare(request)
+        self._clients += 1
+        if self._close_timer is not None:
+            self._close_timer.cancel()
+            self._close_timer = None
+        try:
+            await response.write(b"retry: 1000\nevent: hello\ndata: {}\n\n")
+            while not self._settled.is_set():
+                try:
+                    await asyncio.wait_for(self._settled.wait(), PING_SECONDS)
+                except TimeoutError:
+                    await response.write(b": ping\n\n")
+            assert self._decision is not None
+            payload = json.dumps(_settled_json(self._decision.result()))
+            await response.write(f"event: settled\ndata: {payload}\n\n".encode())
+        except (ConnectionResetError, ConnectionError):
+            pass
+        finally:
+            self._clients -= 1
+            if self._clients == 0 and not self.settled:
+                loop = asyncio.get_running_loop()
+                self._close_timer = loop.call_later(self.close_grace, self._maybe_tab_closed)
+        return response
+
+    def _maybe_tab_closed(self) -> None:
+        self._close_timer = None
+        if self._clients == 0:
+            self.close("the review page was closed")
+
+    # -- POST -----------------------------------------------------------------------------------
+    async def _deliver_then_settle(
+        self, request: web.Request, body: dict[str, Any], decision: WebDecision
+    ) -> web.StreamResponse:
+        """Write the whole response first, then settle: the page never sees a dropped connection."""
+        response = web.json_response(body)
+        page.secure(response)
+        await response.prepare(request)
+        await response.write_eof()
+        self._settle(decision)
+        return response
+
+    def _refuse_if_settled(self) -> web.Response | None:
+        if self.settled:
+            assert self._decision is not None
+            outcome = self._decision.result()
+            return _error(410, f"this review is already {outcome.outcome}", settled=_settled_json(outcome))
+        return None
+
+    def _save(self, base: str, comments: tuple[ReviewComment, ...]) -> tuple[str, bytes, str]:
+        """Write `comments` into the plan if it is still the rendered version: (text shown, new bytes, sha)."""
+        data = read_plan_bytes(self.plan)
+        if hashlib.sha256(data).hexdigest() != base:
+            raise PlanChangedError("the plan changed on disk since this page rendered it; reload the page")
+        text = decode_plan(self.plan, data)
+        new_text = apply_feedback(text, comments)
+        written = self.store.replace(self.plan, new_text, expected_sha256=base)
+        return text, written, hashlib.sha256(written).hexdigest()
+
+    async def _feedback(self, request: web.Request) -> web.StreamResponse:
+        async with self._lock:
+            if (refused := self._refuse_if_settled()) is not None:
+                return refused
+            try:
+                base, comments = parse_comments(await self._json(request))
+                _text, written, sha = self._save(base, comments)
+            except BadRequest as exc:
+                return _error(400, str(exc))
+            except PlanChangedError as exc:
+                return _error(409, str(exc), sha256=_current_sha(self.plan))
+            except PlanviewError as exc:
+                return _error(422, str(exc))
+            stored = parse_feedback(written.decode("utf-8"))
+            decision = WebDecision("saved", self.plan, comments=stored, file_sha256=sha)
+            return await self._deliver_then_settle(
+                request, {"ok": True, "sha256": sha, "comments": len(stored), "state": "saved"}, decision
+            )
+
+    async def _approve(self, request: web.Request) -> web.StreamResponse:
+        async with self._lock:
+            if not self.approve:
+                return _error(403, "this review is comment-only; approve from the review that asked for it")
+            if (refused := self._refuse_if_settled()) is not None:
+                return refused
+            try:
+                base, comments = parse_comments(await self._json(request))
+                text, written, sha = self._save(base, comments)
+                from planview.plan.canonical import canonical_sha256
+
+                shown = canonical_sha256(text)  # comments never change it: this is the text on the page
+                assert self.on_approve is not None
+                record = self.on_approve(self.plan, shown)
+                if asyncio.iscoroutine(record) or isinstance(record, asyncio.Future):
+                    record = await record
+            except BadRequest as exc:
+                return _error(400, str(exc))
+            except PlanChangedError as exc:
+                return _error(409, str(exc), sha256=_current_sha(self.plan))
+            except PlanviewError as exc:
+                return _error(422, str(exc))
+            decision = WebDecision(
+                "approved",
+                self.plan,
+                comments=parse_feedback(written.decode("utf-8")),
+                canonical_sha256=shown,
+                file_sha256=sha,
+                record=record,
+            )
+            return await self._deliver_then_settle(
+                request, {"ok": True, "sha256": sha, "canonical_sha256": shown, "state": "approved"}, decision
+            )
+
+    async def _cancel(self, request: web.Request) -> web.StreamResponse:
+        async with self._lock:
+            if (refused := self._refuse_if_settled()) is not None:
+                return refused
+            decision = WebDecision("closed", self.plan, reason="Back")
+            return await self._deliver_then_settle(request, {"ok": True, "state": "closed"}, decision)
+
+
+def _settled_json(decision: WebDecision) -> dict[str, str]:
+    return {"outcome": decision.outcome, "reason": decision.reason}
+
+
+def _current_sha(plan: Path) -> str | None:
+    try:
+        return hashlib.sha256(read_plan_bytes(plan)).hexdigest()
+    except PlanviewError:
+        return None

@@ -1,0 +1,128 @@
+"""`planview review --web PATH`: the URL first on stdout, then the decision decides the exit status."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+
+def start(*args: str) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "planview", "review", "--web", "--no-open", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "BROWSER": "false"},
+    )
+
+
+def post(url: str, route: str, body: dict) -> tuple[int, dict]:
+    request = urllib.request.Request(
+        url.replace("/?", f"{route}?"),
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+def finish(proc: subprocess.Popen) -> tuple[int, str, str]:
+    out, err = proc.communicate(timeout=60)
+    return proc.returncode, out, err
+
+
+def test_prints_the_url_first_and_exits_1_when_closed(plan):
+    proc = start(str(plan))
+    url = proc.stdout.readline().strip()
+    assert url.startswith("http://127.0.0.1:") and "/?token=" in url
+    with urllib.request.urlopen(url, timeout=30) as response:  # the printed URL opens the page as printed
+        assert response.status == 200 and b"plan-data" in response.read()
+    assert post(url, "/api/cancel", {})[0] == 200
+    code, out, err = finish(proc)
+    assert code == 1, err
+    assert out.strip() == "closed: Back"
+
+
+def test_saved_feedback_exits_1_and_json_lists_the_comments(plan):
+    proc = start(str(plan), "--json")
+    url = proc.stdout.readline().strip()
+    base = hashlib.sha256(plan.read_bytes()).hexdigest()
+    status, _ = post(
+        url, "/api/feedback", {"base_sha256": base, "comments": [{"anchor_line": 5, "text": "How fast?"}]}
+    )
+    assert status == 200
+    code, out, err = finish(proc)
+    assert code == 1, err
+    decision = json.loads(out)
+    assert decision["decision"] == "refine"
+    assert decision["comments"] == [{"anchor_line": 5, "text": "How fast?"}]
+    assert "How fast?" in decision["feedback"]
+    assert "> [!REVIEW] How fast?" in plan.read_text(encoding="utf-8")
+
+
+def test_approve_exits_0_and_records_the_browser_channel(plan, home):
+    proc = start(str(plan), "--approve", "--json")
+    url = proc.stdout.readline().strip()
+    base = hashlib.sha256(plan.read_bytes()).hexdigest()
+    assert post(url, "/api/approve", {"base_sha256": base, "comments": []})[0] == 200
+    code, out, err = finish(proc)
+    assert code == 0, err
+    assert json.loads(out)["decision"] == "approve"
+    event = json.loads((home / "ledger.jsonl").read_text().splitlines()[-1])
+    assert event["type"] == "approved" and event["channel"] == "browser review"
+    status = subprocess.run(
+        [sys.executable, "-m", "planview", "status", str(plan)], capture_output=True, text=True, timeout=60
+    )
+    assert status.returncode == 0, status.stdout + status.stderr
+
+
+def test_without_approve_the_page_cannot_approve(plan, home):
+    proc = start(str(plan))
+    url = proc.stdout.readline().strip()
+    base = hashlib.sha256(plan.read_bytes()).hexdigest()
+    assert post(url, "/api/approve", {"base_sha256": base, "comments": []})[0] == 403
+    assert post(url, "/api/cancel", {})[0] == 200
+    assert finish(proc)[0] == 1
+    assert not (home / "ledger.jsonl").exists()
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["missing.md"], "plan not found"),
+        (["notes.txt"], "not a Markdown plan"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line_and_no_url(home, tmp_path: Path, args, message):
+    (tmp_path / "notes.txt").write_text("x")
+    proc = subprocess.run(
+        [sys.executable, "-m", "planview", "review", "--web", "--no-open", *args],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert proc.returncode == 2
+    assert proc.stdout == ""
+    assert message in proc.stderr and len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_web_flags_need_web(plan):
+    proc = subprocess.run(
+        [sys.executable, "-m", "planview", "review", "--no-open", str(plan)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 2 and "--web" in proc.stderr
