@@ -1,0 +1,145 @@
+"""The review page in a real browser: Debian's Chromium, headless, driven over the DevTools protocol.
+
+`.ci/run` installs chromium when it is missing, so these run in CI; without it they fail saying how
+to install it (never skip). They press real keys and click with a real mouse event.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from pathlib import Path
+
+import pytest
+from cdp import Browser, chromium_path
+
+from planview.web.server import ReviewServer
+
+pytestmark = pytest.mark.timeout(240)
+
+
+@pytest.fixture(autouse=True)
+def _needs_chromium():
+    if chromium_path() is None:
+        pytest.fail("chromium is not installed: run `apt-get install -y chromium` (.ci/run installs it)")
+
+
+async def served(plan: Path, home: Path, **kw) -> ReviewServer:
+    server = ReviewServer(plan, home=home, **kw)
+    await server.start()
+    return server
+
+
+async def open_page(browser: Browser, server: ReviewServer) -> None:
+    await browser.navigate(server.url)
+    await browser.wait_for("document.documentElement.dataset.ready === '1'")
+
+
+async def test_comment_on_a_block_and_save_writes_the_review_line(plan, home, tmp_path):
+    server = await served(plan, home, approve=False)
+    shots = Path(os.environ.get("PLANVIEW_SHOTS") or tmp_path)
+    try:
+        async with Browser(1280, 900) as browser:
+            await open_page(browser, server)
+            assert await browser.js("document.querySelector('.top h1').textContent") == "Add a cache"
+            assert await browser.wait_for(
+                "document.querySelector('.chip').textContent.startsWith('Connected')"
+            )
+            assert await browser.js("document.getElementById('approve')") is None  # comment-only page
+            # The first step (a list item spanning two source lines): its + Comment, a real click.
+            await browser.click("li.blk .rail .add")
+            assert await browser.js("document.activeElement.tagName") == "TEXTAREA"
+            await browser.type_text("Name the cache backend")
+            await browser.click(".composer .btn.primary")
+            assert await browser.js("document.querySelectorAll('.thread .comment').length") == 1
+            assert "unsaved" in await browser.js("document.querySelector('.chip').textContent")
+            await browser.screenshot(shots / "review-1280.png")
+            await browser.resize(420, 900)
+            await asyncio.sleep(0.2)
+            # Narrow: nothing but wide tables / code may scroll sideways; the page itself does not.
+            assert await browser.js("document.documentElement.scrollWidth") <= 420
+            await browser.screenshot(shots / "review-420.png")
+            await browser.key("s", "KeyS")
+            await browser.wait_for("document.body.classList.contains('final')")
+            assert await browser.js("document.querySelector('.chip').textContent") == "Saved"
+        decision = await asyncio.wait_for(server.wait(), 10)
+    finally:
+        await server.stop()
+    assert decision.outcome == "saved"
+    lines = plan.read_text(encoding="utf-8").split("\n")
+    at = lines.index("   with a continuation line")
+    assert lines[at + 1] == "> [!REVIEW] Name the cache backend"
+    for name in ("review-1280.png", "review-420.png"):
+        assert (shots / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+async def test_keyboard_comment_then_approve_on_an_approval_page(plan, home):
+    seen = []
+    server = await served(plan, home, approve=True, on_approve=lambda path, shown: seen.append(shown) or "ok")
+    try:
+        async with Browser(1280, 900) as browser:
+            await open_page(browser, server)
+            await browser.wait_for("document.querySelector('.chip').textContent.startsWith('Connected')")
+            for _ in range(3):
+                await browser.key("j", "KeyJ")
+            current = await browser.js("document.querySelector('.blk.current').dataset.b")
+            assert current == "2"
+            await browser.key("c", "KeyC")
+            await browser.type_text("Fine as is")
+            await browser.send(
+                "Input.dispatchKeyEvent",
+                {
+                    "type": "keyDown",
+                    "key": "Enter",
+                    "code": "Enter",
+                    "modifiers": 2,
+                    "windowsVirtualKeyCode": 13,
+                },
+            )
+            await browser.send(
+                "Input.dispatchKeyEvent", {"type": "keyUp", "key": "Enter", "code": "Enter", "modifiers": 2}
+            )
+            assert await browser.wait_for("document.querySelectorAll('.thread .comment').length === 1")
+            await browser.key("a", "KeyA")
+            await browser.wait_for("document.body.classList.contains('final')")
+            assert await browser.js("document.querySelector('.chip').textContent") == "Approved"
+        decision = await asyncio.wait_for(server.wait(), 10)
+    finally:
+        await server.stop()
+    assert decision.outcome == "approved" and seen == [decision.canonical_sha256]
+    assert "> [!REVIEW] Fine as is" in plan.read_text(encoding="utf-8")
+
+
+async def test_plan_markup_never_runs_and_the_theme_choice_survives_a_reload(home):
+    plan = home / "plans" / "2026-01-01-1200-hostile.md"
+    plan.write_text(
+        "# Hostile <img src=x onerror=window.pwned=1>\n\n<script>window.pwned=2</script>\n\n"
+        "[click](javascript:window.pwned=3) and ![pixel](http://127.0.0.1:9/track.png)\n\n"
+        "- [x] done item\n- [ ] open item\n",
+        encoding="utf-8",
+    )
+    server = await served(plan, home, approve=False)
+    try:
+        async with Browser(1280, 900) as browser:
+            await open_page(browser, server)
+            assert await browser.js("typeof window.pwned") == "undefined"
+            assert await browser.js("document.querySelectorAll('main img, main script').length") == 0
+            assert "<img" in await browser.js("document.querySelector('.top h1').textContent")
+            assert (
+                await browser.js("document.querySelectorAll('main a').length") == 0
+            )  # javascript: is no link
+            assert await browser.js("document.querySelectorAll('.box.done').length") == 1
+            await browser.click(".top .icon")
+            theme = await browser.js("document.documentElement.dataset.theme")
+            assert theme in ("light", "dark")
+            await open_page(browser, server)  # a reload: theme.js applies the choice before paint
+            assert await browser.js("document.documentElement.dataset.theme") == theme
+            await browser.key("Escape", "Escape")
+            await browser.wait_for("document.body.classList.contains('final')")
+            assert await browser.js("document.querySelector('.chip').textContent") == "Closed"
+        decision = await asyncio.wait_for(server.wait(), 10)
+    finally:
+        await server.stop()
+    assert decision.outcome == "closed"
+    assert json.loads(json.dumps(decision.reason)) == "Back"
