@@ -12,6 +12,9 @@ class Approved:
 
     plan: Path
     canonical_sha256: str
+    # The UI the person approved through, kept in the ledger event ("browser review" for the page `w`
+    # opens); None means the review screen itself.
+    channel: str | None = None
 
 
 @dataclass(frozen=True)

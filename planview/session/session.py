@@ -281,12 +281,13 @@ class Session:
     def request_review_without_ui(self, path: Path, text: str) -> None:
         self._emit(ReviewRequested(path, text, False))
 
-    def approve(self, path: Path, expected_sha256: str | None = None) -> Any:
+    def approve(self, path: Path, expected_sha256: str | None = None, channel: str | None = None) -> Any:
         """Sign, seal and pin: ledger event + artifact + evidence packet, then execute mode.
 
         `expected_sha256` is the canonical hash of the text the reviewer saw: a plan saved again
-        between that check and the seal raises ApprovalError instead of being sealed unseen."""
-        record = self.approvals.approve(path, expected_canonical_sha256=expected_sha256)
+        between that check and the seal raises ApprovalError instead of being sealed unseen.
+        `channel` (the review's `Approved.channel`) is recorded in the ledger event."""
+        record = self.approvals.approve(path, expected_canonical_sha256=expected_sha256, channel=channel)
         self.plan_path = path
         self._pin(record)
         self._mode_changed("plan approved")

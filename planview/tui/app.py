@@ -184,8 +184,8 @@ class PlanviewApp(App):
             store = PlanStore.for_cwd(self.project_root)
         return store
 
-    def review_plan(self, path: str | None = None) -> None:
-        """`/plan review [path]`: the given plan, else the session's plan, else the newest one."""
+    def review_plan(self, path: str | None = None, *, web: bool = False) -> None:
+        """`/plan review [--web] [path]`: the given plan, else the session's plan, else the newest one."""
         if path is not None:
             plan = Path(path).expanduser()
             if not plan.is_absolute():
@@ -198,7 +198,34 @@ class PlanviewApp(App):
             if plan is None:
                 self._notice("No plan yet. Ask for one with /plan <task>.", "warning")
                 return
+        if web:
+            self.run_worker(self._review_in_browser(Path(plan)), group="web-review")
+            return
         self._open_review(Path(plan), lambda decision: self._after_user_review(Path(plan), decision))
+
+    async def _review_in_browser(self, plan: Path) -> None:
+        """`/plan review --web`: a comment-only page; saved comments go to the model as a message."""
+        from planview.web.decision import feedback_message
+        from planview.web.review import open_in_browser, start_review
+
+        label = self.session_screen.plan_label(plan) if self.session_screen is not None else str(plan)
+        try:
+            server = await start_review(plan, approve=False, home=self._review_home())
+        except PlanviewError as exc:
+            self._notice(f"Could not open the browser review: {exc}", "error")
+            return
+        try:
+            self._notice(f"Browser review of {label} (comment-only): {server.url}")
+            if not await asyncio.to_thread(open_in_browser, server.url):
+                self._notice(f"No browser could be opened; open {server.url} yourself.", "warning")
+            decision = await server.wait()
+        finally:
+            await server.stop()
+        screen = self.session_screen
+        if decision.outcome == "saved" and screen is not None:
+            screen.send(f"Review feedback on the plan {label}:\n\n{feedback_message(decision.comments)}")
+        else:
+            self._notice(f"Browser review of {label} closed ({decision.reason}); nothing changed.")
 
     def _after_user_review(self, plan: Path, decision: Any) -> None:
         screen = self.session_screen
@@ -228,7 +255,8 @@ class PlanviewApp(App):
                     "warning",
                 )
                 return
-            self.session.approve(plan, decision.canonical_sha256)  # sealed only if still what was shown
+            # Sealed only if still what was shown; the channel says which review it came from.
+            self.session.approve(plan, decision.canonical_sha256, decision.channel)
             self.session.seed_steps(extract_steps(text).steps)
         except (OSError, PlanviewError) as exc:
             self._notice(f"Could not approve {label}: {exc}", "error")

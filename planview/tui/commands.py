@@ -42,6 +42,7 @@ class PlanTask:
 @dataclass(frozen=True)
 class ReviewPlan:
     path: str | None  # None: the session's plan, else the newest plan
+    web: bool = False  # `/plan review --web [path]`: a comment-only page in the browser
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,7 @@ HELP: tuple[tuple[str, str], ...] = (
     ("/plan", "toggle plan mode; works in every terminal (also Ctrl+Alt+P where the terminal sends it)"),
     ("/plan <task>", "enter plan mode and send the task"),
     ("/plan review [path]", "review the session's plan, the newest plan, or the given file"),
+    ("/plan review --web [path]", "comment on that plan in the browser (saved into the file)"),
     ("/plans", "list the plans in this project"),
     ("/help", "show these commands"),
     ("/quit", "leave planview (also Ctrl+Q)"),
@@ -131,9 +133,12 @@ def _parse_plan(rest: str) -> Command:
     head, *more = re.split(r"\s+", rest, maxsplit=1)
     if head.lower() == "review":
         tail = more[0].strip() if more else ""
+        web = tail == "--web" or tail.startswith(("--web ", "--web\t"))
+        if web:
+            tail = tail[len("--web") :].strip()
         if not tail:
-            return ReviewPlan(None)
+            return ReviewPlan(None, web=web)
         token = _single_token(tail)
         if token is not None and looks_like_path(token):
-            return ReviewPlan(token)
+            return ReviewPlan(token, web=web)
     return PlanTask(rest)

@@ -252,8 +252,8 @@ class SessionScreen(Screen):
                     self.session.enter_plan_mode()
                     self.sync_from_session()
                 self.send(task, original=line)
-            case cmd.ReviewPlan(path=path):
-                self.app.review_plan(path)  # type: ignore[attr-defined]
+            case cmd.ReviewPlan(path=path, web=web):
+                self.app.review_plan(path, web=web)  # type: ignore[attr-defined]
             case cmd.ListPlans():
                 self.app.list_plans()  # type: ignore[attr-defined]
             case cmd.ShowHelp():

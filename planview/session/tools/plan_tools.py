@@ -131,7 +131,7 @@ async def exit_plan_mode(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResul
             current = session.store.read(path)
             same_file = Path(decision.plan).resolve() == path.resolve()
             if same_file and canonical_sha256(current) == decision.canonical_sha256:
-                return _approved(ctx, path, current, decision.canonical_sha256)
+                return _approved(ctx, path, current, decision.canonical_sha256, decision.channel)
             if not same_file:
                 raise ToolError(f"the review approved {decision.plan}, not {rel}; call exit_plan_mode again")
             text = current  # changed on disk while shown: ask again with what is there now
@@ -153,9 +153,11 @@ async def exit_plan_mode(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResul
     )
 
 
-def _approved(ctx: ToolContext, path: Path, text: str, shown_sha256: str) -> ToolResult:
+def _approved(
+    ctx: ToolContext, path: Path, text: str, shown_sha256: str, channel: str | None = None
+) -> ToolResult:
     session = ctx.session
-    record = session.approve(path, shown_sha256)
+    record = session.approve(path, shown_sha256, channel)
     steps = _steps(text).steps
     merge = session.seed_steps(steps)
     rel = session.relative(path)

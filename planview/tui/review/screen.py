@@ -59,6 +59,7 @@ class ReviewScreen(Screen[ReviewDecision]):
         Binding("r", "refine", show=False),
         Binding("escape", "keep", show=False),
         Binding("question_mark", "keys", show=False),
+        Binding("w", "web", show=False),
     ]
 
     def __init__(self, plan_path: Path, *, home: Path | None = None, watch: bool = True) -> None:
@@ -80,6 +81,7 @@ class ReviewScreen(Screen[ReviewDecision]):
         self._unsaved: str | None = None  # shown text whose baseline save is scheduled
         self._variables: dict[str, str] = {}  # the theme's resolved colours
         self._has_decided = False  # a decision was made: no more reloads
+        self._web = None  # the browser review `w` opened (a planview.web ReviewServer), while it runs
 
     # -- layout -------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -186,6 +188,8 @@ class ReviewScreen(Screen[ReviewDecision]):
 
     def on_unmount(self) -> None:
         self._save_baseline()  # a save still waiting for a refresh when the screen closes
+        if self._web is not None:
+            self._web.close("the terminal review closed")
 
     def _read_or_flag(self) -> str | None:
         """The plan text on disk; None (and the screen says why) when it is gone or unreadable."""
@@ -391,9 +395,58 @@ class ReviewScreen(Screen[ReviewDecision]):
 
     def _decide(self, decision: ReviewDecision) -> None:
         """Close with `decision`; the watcher stops first (the agent writes the plan right after)."""
+        if self._has_decided:
+            return  # one decision per review, whichever of the terminal and the page makes it first
         self._has_decided = True
         self.workers.cancel_group(self, "review-watch")
+        if self._web is not None:
+            self._web.close("decided in the terminal")  # the page shows Closed and refuses any action
         self.dismiss(decision)
+
+    # -- the browser review (`w`) -------------------------------------------------------------
+    def action_web(self) -> None:
+        if self.editing or self._has_decided:
+            return
+        if self._web is not None:
+            self._set_notice(f"The browser review is open at {self._web.url} (decide there or here).")
+            return
+        self._web_review()
+
+    @work(exclusive=True, group="review-web")
+    async def _web_review(self) -> None:
+        """Serve this plan's page; its decision (approve, save) closes this screen the same way."""
+        from planview.web.decision import feedback_message
+        from planview.web.review import BROWSER_CHANNEL, open_in_browser, start_review
+
+        try:
+            # on_approve does not record: the flow that opened this screen records the Approved it returns.
+            server = await start_review(
+                self.plan_path,
+                approve=self.approve_enabled,
+                home=self._baselines.home if self._baselines is not None else None,
+                on_approve=lambda _path, _sha: None,
+                baseline=self._marker_baseline,
+            )
+        except PlanviewError as exc:
+            self._set_notice(f"Could not start the browser review: {exc}")
+            return
+        self._web = server
+        try:
+            self._set_notice(f"Reviewing in the browser: {server.url}  (decide there or here)")
+            if not await asyncio.to_thread(open_in_browser, server.url):
+                self._set_notice(f"No browser could be opened; open {server.url} yourself")
+            decision = await server.wait()
+        finally:
+            self._web = None
+            await server.stop()
+        if self._has_decided or not self.is_attached:
+            return
+        if decision.outcome == "approved" and decision.canonical_sha256 is not None:
+            self._decide(Approved(self.plan_path, decision.canonical_sha256, channel=BROWSER_CHANNEL))
+        elif decision.outcome == "saved":
+            self._decide(Refine(feedback_message(decision.comments)))
+        else:
+            self._set_notice(f"The browser review closed ({decision.reason}); the review continues here.")
 
     def _ask_again(self, before: str, after: str) -> None:
         names = [

@@ -1,0 +1,214 @@
+"""`w` on the review screen: the browser page and the terminal review decide once, together."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from planview.plan.canonical import canonical_sha256
+from planview.plan.decision import Approved, Keep, Refine
+from planview.session.providers.scripted import ScriptedProvider, parse_script
+from planview.session.session import Session
+from planview.tui.app import PlanviewApp
+from planview.tui.review import ReviewApp, ReviewScreen
+
+PLAN = "# Cache\n\n## Goal\n\nFaster reads.\n\n## Steps\n\n- [ ] add it\n- [ ] wire it\n"
+
+
+@pytest.fixture
+def opened(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The URLs the screen asked the browser to open (no browser is started)."""
+    urls: list[str] = []
+
+    def fake_open(url: str) -> bool:
+        urls.append(url)
+        return True
+
+    monkeypatch.setattr("planview.web.review.open_in_browser", fake_open)
+    return urls
+
+
+async def wait_for(pilot, predicate: Callable[[], bool], what: str, limit: int = 500) -> None:
+    for _ in range(limit):
+        if predicate():
+            return
+        await pilot.pause(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+async def post(url: str, route: str, body: dict) -> int:
+    async with aiohttp.ClientSession() as client:
+        async with client.post(url.replace("/?", f"{route}?"), json=body) as response:
+            return response.status
+
+
+def plan_file(tmp_path: Path) -> Path:
+    path = tmp_path / "2026-01-01-1200-cache.md"
+    path.write_text(PLAN, encoding="utf-8")
+    return path
+
+
+def base(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+async def test_w_then_approve_on_the_page_closes_the_screen_with_the_same_decision(tmp_path, opened):
+    path = plan_file(tmp_path)
+    app = ReviewApp(path, home=tmp_path / "home", watch=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("w")
+        await wait_for(pilot, lambda: bool(opened), "the browser to be asked")
+        screen = app.review
+        assert opened[0] in screen.notice_text  # the URL is on screen, to open by hand too
+        assert await post(opened[0], "/api/approve", {"base_sha256": base(path), "comments": []}) == 200
+        await wait_for(pilot, lambda: app.return_value is not None, "the screen to close")
+    assert app.return_value == Approved(path.resolve(), canonical_sha256(PLAN), channel="browser review")
+    assert not (tmp_path / "home" / "ledger.jsonl").exists()  # the screen's caller records, not the page
+
+
+async def test_w_then_save_returns_the_comments_as_a_refinement(tmp_path, opened):
+    path = plan_file(tmp_path)
+    app = ReviewApp(path, home=tmp_path / "home", watch=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("w")
+        await wait_for(pilot, lambda: bool(opened), "the browser to be asked")
+        body = {"base_sha256": base(path), "comments": [{"anchor_line": 5, "text": "How much faster?"}]}
+        assert await post(opened[0], "/api/feedback", body) == 200
+        await wait_for(pilot, lambda: app.return_value is not None, "the screen to close")
+    assert isinstance(app.return_value, Refine) and "How much faster?" in app.return_value.text
+    assert "Faster reads.\n> [!REVIEW] How much faster?\n" in path.read_text(encoding="utf-8")
+
+
+async def test_deciding_in_the_terminal_closes_the_page_and_refuses_it(tmp_path, opened):
+    path = plan_file(tmp_path)
+    app = ReviewApp(path, home=tmp_path / "home", watch=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("w")
+        await wait_for(pilot, lambda: bool(opened), "the browser to be asked")
+        server = app.review._web
+        assert server is not None
+        await pilot.press("escape")  # keep planning, in the terminal
+        await wait_for(pilot, lambda: app.return_value is not None, "the screen to close")
+        decision = await server.wait()
+        assert decision.outcome == "closed" and decision.reason == "decided in the terminal"
+        try:
+            status = await post(opened[0], "/api/approve", {"base_sha256": base(path), "comments": []})
+        except aiohttp.ClientConnectionError:
+            status = None  # the server is gone: nothing can approve any more
+        assert status in (None, 410)
+    assert app.return_value == Keep()
+
+
+async def test_back_on_the_page_keeps_the_terminal_review_open(tmp_path, opened):
+    path = plan_file(tmp_path)
+    app = ReviewApp(path, home=tmp_path / "home", watch=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("w")
+        await wait_for(pilot, lambda: bool(opened), "the browser to be asked")
+        screen = app.review
+        assert await post(opened[0], "/api/cancel", {}) == 200
+        await wait_for(pilot, lambda: screen._web is None, "the page to settle")
+        await pilot.pause()
+        assert app.return_value is None and isinstance(app.screen, ReviewScreen)
+        assert "browser review closed" in screen.notice_text
+        await pilot.press("w")  # a second page reuses the same origin (port)
+        await wait_for(pilot, lambda: len(opened) == 2, "the second page")
+        assert opened[1].split("/?")[0] == opened[0].split("/?")[0]
+        assert opened[1] != opened[0]  # with a fresh token
+        await pilot.press("a")
+        await wait_for(pilot, lambda: app.return_value is not None, "the screen to close")
+    assert app.return_value == Approved(path.resolve(), canonical_sha256(PLAN))
+
+
+async def test_exit_plan_mode_w_and_approve_on_the_page_records_the_browser_channel(project: Path, opened):
+    lines = [
+        {"tool_calls": [{"name": "write_plan", "arguments": {"title": "Cache", "content": PLAN}}]},
+        {"tool_calls": [{"name": "exit_plan_mode", "arguments": {}}]},
+        {"text": "carrying it out"},
+    ]
+    provider = ScriptedProvider(parse_script("\n".join(json.dumps(line) for line in lines)))
+
+    def factory(ui, on_event):
+        return Session(project_root=project, provider=provider, ui=ui, on_event=on_event, plan_mode=True)
+
+    app = PlanviewApp(factory, project_root=project)
+    async with app.run_test(size=(110, 34)) as pilot:
+        screen = app.session_screen
+        prompt = screen.prompt
+        prompt.load_text("plan a cache")
+        prompt.focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review screen")
+        plan = app.session.plan_path
+        await pilot.press("w")
+        await wait_for(pilot, lambda: bool(opened), "the browser to be asked")
+        assert await post(opened[0], "/api/approve", {"base_sha256": base(plan), "comments": []}) == 200
+        await wait_for(pilot, lambda: app.screen is screen and not screen.busy, "the approved turn")
+        assert app.session.mode == "execute"
+    events = [json.loads(line) for line in (project / ".planview" / "ledger.jsonl").read_text().splitlines()]
+    approved = [e for e in events if e["type"] == "approved"]
+    assert len(approved) == 1  # decided once
+    assert approved[0]["channel"] == "browser review"
+    assert approved[0]["canonical_sha256"] == canonical_sha256(PLAN)
+
+
+@pytest.mark.parametrize(
+    "line, parsed",
+    [
+        ("/plan review --web", ("review", None, True)),
+        ("/plan review --web plans/x.md", ("review", "plans/x.md", True)),
+        ("/plan review plans/x.md", ("review", "plans/x.md", False)),
+        ("/plan review --website redesign", ("task", None, False)),
+    ],
+)
+def test_plan_review_web_parses(line, parsed):
+    from planview.tui.commands import PlanTask, ReviewPlan, parse_command
+
+    command = parse_command(line)
+    kind, path, web = parsed
+    if kind == "task":
+        assert isinstance(command, PlanTask)
+    else:
+        assert command == ReviewPlan(path, web=web)
+
+
+async def test_plan_review_web_is_comment_only_and_sends_saved_comments(project: Path, opened):
+    lines = [
+        {"tool_calls": [{"name": "write_plan", "arguments": {"title": "Cache", "content": PLAN}}]},
+        {"text": "written"},
+        {"text": "revising"},
+    ]
+    provider = ScriptedProvider(parse_script("\n".join(json.dumps(line) for line in lines)))
+
+    def factory(ui, on_event):
+        return Session(project_root=project, provider=provider, ui=ui, on_event=on_event, plan_mode=True)
+
+    app = PlanviewApp(factory, project_root=project)
+    async with app.run_test(size=(110, 34)) as pilot:
+        screen = app.session_screen
+        for text in ("plan a cache", "/plan review --web"):
+            screen.prompt.load_text(text)
+            screen.prompt.focus()
+            await pilot.press("enter")
+            await wait_for(pilot, lambda: not screen.busy, "the turn")
+        await wait_for(pilot, lambda: bool(opened), "the browser to be asked")
+        plan = app.session.plan_path
+        assert await post(opened[0], "/api/approve", {"base_sha256": base(plan), "comments": []}) == 403
+        body = {"base_sha256": base(plan), "comments": [{"anchor_line": 5, "text": "Say how much"}]}
+        assert await post(opened[0], "/api/feedback", body) == 200
+        await wait_for(pilot, lambda: provider.position == 3 and not screen.busy, "the feedback turn")
+        sent = [
+            m["content"] for m in app.session.conversation if m.get("role") == "user" and not m.get("kind")
+        ]
+        assert "Say how much" in sent[-1]
+        assert app.session.mode == "plan"
+    assert "> [!REVIEW] Say how much" in plan.read_text(encoding="utf-8")
