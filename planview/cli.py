@@ -40,6 +40,36 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; every command ends with a status and a line of text, never a traceback."""
+    try:
+        try:
+            return _dispatch(argv)
+        finally:  # also after argparse's SystemExit (--help): a closed pipe shows here, not at exit
+            sys.stdout.flush()
+    except BrokenPipeError:
+        return _stdout_closed()
+    except KeyboardInterrupt:
+        return 130
+
+
+# A reader that closed the pipe early (`planview audit | head`) is not an error worth a word: end
+# quietly with the status a shell reports for a process killed by SIGPIPE (128 + 13).
+EXIT_STDOUT_CLOSED = 141
+
+
+def _stdout_closed() -> int:
+    import os
+
+    try:  # nothing more can reach the reader; keep the exit-time flush from raising again
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
+    return EXIT_STDOUT_CLOSED
+
+
+def _dispatch(argv: list[str] | None) -> int:
     from planview.commands.claude import run_hook_fast
 
     # Claude Code runs this hook before every tool call: answer it without building the whole CLI.
@@ -61,5 +91,13 @@ def main(argv: list[str] | None = None) -> int:
         # Typed errors carry a message that says what to do; never a traceback.
         print(f"planview: {exc}", file=sys.stderr)
         return 2
-    except KeyboardInterrupt:
-        return 130
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        # A file operation no typed error anticipated (a full disk, a read-only home): say what
+        # failed and what to do, in one line.
+        from planview.fileguard import explain
+
+        where = exc.filename if exc.filename is not None else "a file"
+        print(f"planview: {explain(exc, f'use {where}')}", file=sys.stderr)
+        return 2

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 from typing import BinaryIO
@@ -101,14 +100,8 @@ def run_check(args: argparse.Namespace) -> int:
         plans_dir=args.plans_dir,
         project_root=Path(root).absolute(),
     )
-    try:
-        return check_stream(sys.stdin.buffer, sys.stdout.buffer, args.mode, policy)
-    except BrokenPipeError:
-        # The reader went away: nobody is left to answer. Point stdout at devnull so the
-        # interpreter's flush at exit does not complain either.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 0
+    # A reader that went away (BrokenPipeError) ends the command quietly in planview.cli.
+    return check_stream(sys.stdin.buffer, sys.stdout.buffer, args.mode, policy)
 
 
 def check_stream(source: BinaryIO, sink: BinaryIO, mode: str, policy) -> int:

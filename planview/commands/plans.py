@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -44,15 +43,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _emit(lines: list[str]) -> int:
-    """Print to stdout; a reader that stops early (`| head`) is not an error."""
-    try:
-        sys.stdout.write("".join(line + "\n" for line in lines))
-        sys.stdout.flush()
-    except BrokenPipeError:
-        # Python would complain again when flushing at exit; point stdout at /dev/null instead.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
+    """Print to stdout (a reader that stops early is handled once, in planview.cli)."""
+    sys.stdout.write("".join(line + "\n" for line in lines))
     return 0
 
 

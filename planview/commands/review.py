@@ -77,9 +77,36 @@ def check_plan(raw: str) -> tuple[Path, str]:
     return path.resolve(), text
 
 
+class NoTerminalError(PlanviewError):
+    """A screen was asked for where there is no terminal to draw it on or read keys from."""
+
+
+def require_terminal(command: str) -> None:
+    """The review screen reads keys from stdin and draws on stderr (Textual's driver); without a
+    terminal there it would wait forever for keys that never come."""
+    import sys
+
+    missing = [name for name, stream in (("stdin", sys.stdin), ("stderr", sys.stderr)) if not _is_tty(stream)]
+    if missing:
+        raise NoTerminalError(
+            f"{command} needs a terminal ({' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} not "
+            "one); run it in a terminal, or from a script use `planview status PATH` and "
+            "`planview approve PATH`"
+        )
+
+
+def _is_tty(stream: object) -> bool:
+    try:
+        return bool(stream is not None and stream.isatty())  # type: ignore[attr-defined]
+    except (AttributeError, ValueError, OSError):
+        return False
+
+
 def open_review(path: Path, home: Path | None) -> ReviewDecision:
     """Run the standalone review app until it decides (the seam tests replace)."""
     from planview.plan.decision import Keep
+
+    require_terminal("planview review")
     from planview.tui.review import ReviewApp  # only the UI commands load textual
 
     decision = ReviewApp(path, home=home).run()

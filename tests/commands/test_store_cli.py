@@ -195,7 +195,8 @@ def test_reader_closing_the_pipe_early_is_not_an_error(tmp_path: Path) -> None:
     assert reader.stdout.readline().startswith("[ ] 1. step number 0")
     reader.stdout.close()  # like `| head -1`: far more output than a pipe buffer is left unread
     stderr = reader.stderr.read()
-    assert reader.wait(timeout=120) == 0
+    # 141 (as a shell reports SIGPIPE) when a write failed; 0 when the pipe took it all before closing.
+    assert reader.wait(timeout=120) in (0, 141)
     assert "Traceback" not in stderr and "BrokenPipe" not in stderr
 
 

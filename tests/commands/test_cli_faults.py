@@ -1,0 +1,147 @@
+"""Whole processes under faults: a closed stdout, no terminal, a read-only home, hostile files."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+PLAN = "# Tidy\n\n## Steps\n- [ ] one\n- [ ] two\n"
+STDOUT_CLOSED = 141
+
+
+def planview(
+    root: Path, *args: str, stdout: int | None = subprocess.PIPE, stdin: int | None = subprocess.DEVNULL, **kw
+) -> subprocess.CompletedProcess[bytes]:
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull}
+    env.pop("PLANVIEW_HOME", None)
+    return subprocess.run(
+        [sys.executable, "-m", "planview", *args],
+        cwd=root,
+        env=env,
+        stdout=stdout,
+        stderr=subprocess.PIPE,
+        stdin=stdin,
+        timeout=60,
+        **kw,
+    )
+
+
+@pytest.fixture
+def approved(project: Path) -> Path:
+    from planview.plan.store import PlanStore
+
+    plan = PlanStore.for_cwd().write("Tidy", PLAN).path
+    done = planview(project, "approve", plan.name, "--as", "Ada")
+    assert done.returncode == 0, done.stderr
+    return plan
+
+
+def closed_pipe_run(root: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
+    """Run with stdout a pipe whose reader is already gone: every write is EPIPE."""
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        return planview(root, *args, stdout=write_end)
+    finally:
+        os.close(write_end)
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("status",),
+        ("status", "--json"),
+        ("audit",),
+        ("audit", "--json"),
+        ("plans",),
+        ("steps", "{plan}"),
+        ("--help",),
+        ("--version",),
+        ("approve", "--help"),
+        ("approve", "{plan}", "--as", "Bo"),
+    ],
+)
+def test_a_closed_stdout_ends_quietly(approved: Path, args: tuple[str, ...]) -> None:
+    argv = [a.replace("{plan}", str(approved)) for a in args]
+    done = closed_pipe_run(approved.parents[2], *argv)
+    assert b"Traceback" not in done.stderr and b"BrokenPipe" not in done.stderr, done.stderr.decode()
+    # argparse writes --help/--version itself and drops a failed write (status 0).
+    expected = {0, STDOUT_CLOSED} if "--help" in args or "--version" in args else {STDOUT_CLOSED}
+    assert done.returncode in expected, done.stderr.decode()
+
+
+def test_gate_check_with_a_closed_stdout(project: Path) -> None:
+    read_end, write_end = os.pipe()
+    os.close(read_end)
+    try:
+        done = planview(
+            project,
+            "gate",
+            "check",
+            stdout=write_end,
+            stdin=None,
+            input=b'{"name": "read", "arguments": {"path": "README.md"}}\n',
+        )
+    finally:
+        os.close(write_end)
+    assert b"Traceback" not in done.stderr and done.returncode == STDOUT_CLOSED, done.stderr.decode()
+
+
+def test_review_without_a_terminal_says_so_and_exits_2(approved: Path) -> None:
+    start = time.monotonic()
+    done = planview(approved.parents[2], "review", str(approved), "--json")
+    assert time.monotonic() - start < 30
+    assert done.returncode == 2
+    assert b"needs a terminal" in done.stderr and b"Traceback" not in done.stderr
+    assert done.stdout == b""
+
+
+def test_a_fifo_in_place_of_the_ledger_is_an_error_within_a_second(approved: Path) -> None:
+    root = approved.parents[2]
+    ledger = root / ".planview" / "ledger.jsonl"
+    ledger.unlink()
+    os.mkfifo(ledger)
+    for args in (("status", str(approved)), ("audit",), ("approve", str(approved))):
+        start = time.monotonic()
+        done = planview(root, *args)
+        assert time.monotonic() - start < 10  # well under: the open never blocks
+        assert done.returncode in (1, 2) and b"FIFO" in done.stderr + done.stdout
+        assert b"Traceback" not in done.stderr
+
+
+def _mount(target: Path, *options: str) -> None:
+    done = subprocess.run(["mount", *options, str(target)], capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip(f"cannot mount here ({done.stderr.strip() or 'mount failed'}): needs root")
+
+
+def test_read_only_home(approved: Path, tmp_path: Path) -> None:
+    """Read-only commands work on a read-only home; writing ones say why they cannot."""
+    root = approved.parents[2]
+    home = root / ".planview"
+    _mount(home, "--bind", str(home))
+    try:
+        _mount(home, "-o", "remount,bind,ro")
+        for args in (
+            ("status", str(approved)),
+            ("status", "--json"),
+            ("audit",),
+            ("plans",),
+            ("steps", str(approved)),
+        ):
+            done = planview(root, *args)
+            assert done.returncode == 0, (args, done.stderr.decode())
+            assert b"Traceback" not in done.stderr
+        approved.with_name("other.md")  # a second plan cannot be written here; approve the same again
+        done = planview(root, "approve", str(approved), "--as", "Bo")
+        assert b"Traceback" not in done.stderr
+        assert done.returncode in (0, 2)
+        if done.returncode == 2:
+            assert b"read-only" in done.stderr
+    finally:
+        subprocess.run(["umount", str(home)], check=False)
