@@ -21,7 +21,24 @@ from planview.plan.document import parse_tokens, split_lines
 from planview.plan.feedback import strip_feedback
 
 CHECKBOX = re.compile(r"^((?:[ \t]*>)*[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+)\[[ xX~]\](?:[ \t]+|$)")
-DONE_MARKER = re.compile(r"[ \t]*\[DONE:[ \t]*\d+\]", re.IGNORECASE)
+# No leading `[ \t]*` in the pattern: unanchored, it restarted at every blank of a run and was
+# quadratic (a 250 KB line of blanks took minutes); strip_done_markers drops those blanks instead.
+DONE_MARKER = re.compile(r"\[DONE:[ \t]*\d+\]", re.IGNORECASE)
+
+
+def strip_done_markers(text: str) -> str:
+    """`text` without its `[DONE:n]` markers and the blanks just before each, in linear time."""
+    if "[" not in text:
+        return text
+    parts: list[str] = []
+    last = 0
+    for match in DONE_MARKER.finditer(text):
+        parts.append(text[last : match.start()].rstrip(" \t"))
+        last = match.end()
+    if not parts:
+        return text
+    parts.append(text[last:])
+    return "".join(parts)
 
 
 def canonical_text(text: str) -> str:
@@ -38,7 +55,7 @@ def canonical_text(text: str) -> str:
             if in_code[i] or "[" not in line:
                 continue
             line = CHECKBOX.sub(r"\1", line, count=1)
-            kept = DONE_MARKER.sub("", line)
+            kept = strip_done_markers(line)
             # A line that held only markers is gone (set_steps removes such lines on reopen).
             lines[i] = None if not kept.strip() and line.strip() else kept
     lines = [line.rstrip() for line in lines if line is not None]

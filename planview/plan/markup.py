@@ -23,6 +23,7 @@ _INLINE = MarkdownIt("commonmark")
 # Code spans and <...> (autolinks, inline HTML) take no backslash escapes: leave them alone.
 _VERBATIM = re.compile(r"(`+)[\s\S]*?(?<!`)\1(?!`)|<[^<>]*>")
 _DELIMITER_RUN = re.compile(r"[_*]+")
+_BLANK_RUN = re.compile(r"[ \t]{2,}|\t")
 
 
 def _wordish_before(text: str, i: int) -> bool:
@@ -66,6 +67,9 @@ def strip_inline(text: str) -> str:
     # Fast path: nothing that could be markup, an escape or an entity.
     if not any(ch in text for ch in "*_`[]<>!\\&\n\r"):
         return " ".join(text.split())
+    # The result folds whitespace anyway; folding runs of blanks first keeps markdown-it's
+    # newline rule (it re-scans trailing blanks of everything pending) from going quadratic.
+    text = _BLANK_RUN.sub(" ", text)
     try:
         tokens = _INLINE.parseInline(protect_identifiers(text) if ("_" in text or "*" in text) else text)
     except Exception:  # pragma: no cover - markdown-it never raises on str, be safe anyway

@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from planview.errors import PlanviewError
-from planview.plan.canonical import DONE_MARKER
+from planview.plan.canonical import DONE_MARKER, strip_done_markers
 from planview.plan.document import Section, parse_tokens
 from planview.plan.markup import strip_inline
 
@@ -264,7 +264,7 @@ def _make_step(index: int, item: _Item, lines: tuple[str, ...]) -> tuple[Step, _
     if has_checkbox:
         content = _LEADING_BOX.sub("", content, count=1)
     done_marker = bool(DONE_MARKER.search(content))
-    text = strip_inline(DONE_MARKER.sub("", content))
+    text = strip_inline(strip_done_markers(content))
     notes = tuple(_note(child) for child in _walk(item.children))
     status: StepStatus = (
         "completed"
@@ -333,7 +333,7 @@ def _coerce(update: StepUpdate | Mapping, position: int) -> StepUpdate:
 
 def _comparable(text: str) -> str:
     text = _LEADING_BOX.sub("", " ".join(text.split()))
-    return " ".join(strip_inline(DONE_MARKER.sub("", text)).split()).casefold()
+    return " ".join(strip_inline(strip_done_markers(text)).split()).casefold()
 
 
 def _matches(expected: str, step: Step) -> bool:
@@ -467,7 +467,7 @@ def _edit(pieces: list[str | None], loc: _Located, status: StepStatus) -> None:
             if piece is None or "[" not in piece:
                 continue
             tail = "\r" if piece.endswith("\r") else ""
-            kept = DONE_MARKER.sub("", piece[: len(piece) - len(tail)])
+            kept = strip_done_markers(piece[: len(piece) - len(tail)])
             # A continuation line that held only the marker goes, rather than becoming a blank
             # line that would split the item.
             pieces[i] = None if (i != index and not kept.strip()) else kept + tail

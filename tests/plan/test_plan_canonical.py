@@ -6,7 +6,7 @@ import hashlib
 
 from planview.plan.canonical import canonical_sha256, canonical_text
 from planview.plan.feedback import ReviewComment, apply_feedback
-from planview.plan.steps import StepUpdate, set_steps
+from planview.plan.steps import StepUpdate, extract_steps, set_steps
 
 PLAN = """\
 # Plan
@@ -74,3 +74,22 @@ def test_text_mentioning_brackets_elsewhere_is_kept():
 def test_empty_and_blank_plans():
     assert canonical_text("") == "" and canonical_text("\n\n") == ""
     assert canonical_sha256("") == hashlib.sha256(b"").hexdigest()
+
+
+def test_runs_of_100k_blanks_before_brackets_are_read_in_one_pass():
+    """DONE_MARKER was unanchored with a leading `[ \\t]*`: quadratic on runs of blanks (a 250 KB
+    plan took minutes to approve). The result is asserted, not the time: benchmarks/canonical_blanks.py."""
+    blanks = " \t" * 50_000
+    text = (
+        f"# Plan\n\n## Steps\n\n- [ ] one{blanks}[DONE:\n- [ ] two{blanks}[DONE:7]\n- [ ] three{blanks}[x\n"
+    )
+    steps = extract_steps(text).steps
+    assert len(steps) == 3
+    assert [s.status for s in steps] == ["pending", "completed", "pending"]
+    assert steps[1].text == "two"
+    canonical = canonical_text(text)
+    assert canonical.splitlines()[5] == "- two"  # the marker and the blanks before it go
+    assert canonical.splitlines()[4] == f"- one{blanks}[DONE:"  # not a marker: kept
+    reopened = set_steps(text, [StepUpdate(2, "pending")])
+    assert "[DONE:7]" not in reopened and extract_steps(reopened).steps[1].status == "pending"
+    assert canonical_sha256(reopened) == canonical_sha256(text)
