@@ -31,8 +31,8 @@ __all__ = [
     "ReviewOutcome",
     "Reviewer",
     "choose_reviewer",
+    "browser_reviewer",
     "plan_title",
-    "planview_command",
     "tmux_reviewer",
 ]
 
@@ -59,17 +59,6 @@ def plan_title(text: str) -> str:
     return match.group(1).strip() if match else "Claude Code plan"
 
 
-def planview_command() -> list[str]:
-    """How to run this planview again, exactly: its console script, else `python -m planview`."""
-    script = Path(sys.argv[0]) if sys.argv and sys.argv[0] else None
-    if script is not None and script.name == "planview" and script.exists():
-        return [str(script.absolute())]
-    found = shutil.which("planview")
-    if found:
-        return [found]
-    return [sys.executable, "-m", "planview"]
-
-
 def _outcome_from_json(text: str) -> ReviewOutcome:
     try:
         data = json.loads(text)
@@ -92,7 +81,9 @@ def tmux_reviewer(plan: Path, shown_sha256: str, seconds: float) -> ReviewOutcom
     channel = f"planview-review-{uuid.uuid4().hex[:12]}"
     with tempfile.TemporaryDirectory(prefix="planview-review-") as tmp:
         out = Path(tmp) / "decision.json"
-        review = shlex.join([*planview_command(), "review", str(plan), "--json", "--channel", CHANNEL])
+        from planview.invocation import planview_command
+
+        review = f"{planview_command()} review {shlex.join([str(plan), '--json', '--channel', CHANNEL])}"
         script = f"{review} > {shlex.quote(str(out))}; {shlex.quote(tmux)} wait-for -S {channel}"
         target = ["-t", os.environ["TMUX_PANE"]] if os.environ.get("TMUX_PANE") else []
         opened = subprocess.run(
@@ -117,11 +108,37 @@ def tmux_reviewer(plan: Path, shown_sha256: str, seconds: float) -> ReviewOutcom
 
 
 def browser_reviewer(plan: Path, shown_sha256: str, seconds: float) -> ReviewOutcome:
-    """The browser review page (approve allowed), opened in the default browser."""
-    raise HandoffError(
-        "the browser review is not available in this build; run Claude Code inside tmux "
-        "to review plans in planview's terminal review screen"
-    )
+    """The browser review page (with Approve & run), opened in the default browser.
+
+    Claude Code does not show a hook's output while it runs, so the page's URL also goes to stderr
+    and to `<home>/claude/review-url` (which `planview claude status` prints) until the review ends.
+    """
+    import asyncio
+
+    from planview.web.decision import feedback_message
+    from planview.web.review import serve_review
+
+    url_file = plan.parent.parent / "claude" / "review-url"
+
+    def announce(url: str) -> None:
+        print(f"planview: review the plan at {url}", file=sys.stderr, flush=True)
+        try:
+            url_file.parent.mkdir(parents=True, exist_ok=True)
+            url_file.write_text(url + "\n", encoding="utf-8")
+        except OSError:
+            pass  # the browser and stderr still have it
+
+    try:
+        decision = asyncio.run(
+            serve_review(plan, approve=True, channel=CHANNEL, on_url=announce, timeout=seconds)
+        )
+    finally:
+        url_file.unlink(missing_ok=True)
+    if decision.outcome == "approved":
+        return ReviewOutcome("approve")
+    if decision.outcome == "saved":
+        return ReviewOutcome("refine", feedback_message(decision.comments))
+    return ReviewOutcome("timeout" if decision.reason == "timed out" else "keep")
 
 
 def choose_reviewer() -> Reviewer:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import shutil
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -55,8 +57,19 @@ def settings_path(scope: Scope, project_root: Path) -> Path:
     return project_root / ".claude" / name
 
 
-def hook_command(planview: list[str]) -> str:
-    return shlex.join([*planview, "claude", "hook", "--timeout", str(HOOK_TIMEOUT)])
+def _this_planview() -> list[str]:
+    """This planview by absolute path: Claude Code runs hooks with its own PATH and folder."""
+    argv0 = sys.argv[0] if sys.argv else ""
+    if Path(argv0).name.startswith("planview"):
+        found = argv0 if os.sep in argv0 else shutil.which(argv0)
+        if found:
+            return [str(Path(found).absolute())]
+    return [sys.executable, "-m", "planview"]
+
+
+def hook_command(planview: list[str] | None = None) -> str:
+    words = planview if planview is not None else _this_planview()
+    return shlex.join([*words, "claude", "hook", "--timeout", str(HOOK_TIMEOUT)])
 
 
 def _is_ours(command: Any) -> bool:

@@ -66,11 +66,10 @@ def _scope(args: argparse.Namespace) -> str:
 
 
 def run_install(args: argparse.Namespace) -> int:
-    from planview.claude.handoff import planview_command
     from planview.claude.settings import hook_command, install, settings_path
 
     path = settings_path(_scope(args), _root())  # type: ignore[arg-type]
-    change = install(path, hook_command(planview_command()))
+    change = install(path, hook_command())
     print(f"planview: installed in {path}: " + ", ".join(change.added))
     print(f"  hook command: {change.command}")
     print(
@@ -112,6 +111,10 @@ def run_status(args: argparse.Namespace) -> int:
         else "off (Claude's own plan mode is gated)"
     )
     print(f"plan mode: {switch}")
+    waiting = state.folder / "review-url"
+    if waiting.is_file():
+        url = waiting.read_text(encoding="utf-8", errors="replace").strip()
+        print(sanitize_for_terminal(f"a plan is waiting for review: {url}"))
     for session_id, session in state.sessions():
         pin = f", pinned to approval seq {session.pin.seq} of {session.pin.plan}" if session.pin else ""
         print(sanitize_for_terminal(f"  session {session_id}: {session.mode or 'follows Claude'}{pin}"))

@@ -411,3 +411,108 @@ def test_the_command_denies_and_allows_as_the_issue_says(project: Path) -> None:
     bad = _hook(project, b"{oops")
     assert bad.returncode == 2 and bad.stdout == "" and "denied" in bad.stderr
     assert not (project / "f").exists()
+
+
+# -- end to end: the hook process, the browser review's API, the ledger -------------------------
+
+
+def _start_hook(project: Path, payload: dict[str, Any]) -> subprocess.Popen[str]:
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+        "PLANVIEW_CLAUDE_REVIEW": "browser",
+        "BROWSER": "true",  # webbrowser runs `true URL`: nothing opens, the test is the person
+    }
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "planview", "claude", "hook", "--timeout", "600"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=project,
+        env=env,
+    )
+    assert proc.stdin is not None
+    proc.stdin.write(json.dumps(payload))
+    proc.stdin.close()
+    proc.stdin = None  # communicate() must not flush it again
+    return proc
+
+
+def _review_url(proc: subprocess.Popen[str]) -> str:
+    assert proc.stderr is not None
+    line = proc.stderr.readline()
+    assert "review the plan at http://127.0.0.1:" in line, line
+    return line.rsplit(" ", 1)[-1].strip()
+
+
+def _post(url: str, route: str, body: dict[str, Any]) -> int:
+    import urllib.request
+
+    request = urllib.request.Request(
+        url.replace("/?", f"{route}?"),
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return response.status
+
+
+def test_end_to_end_approve_in_the_browser_then_a_changed_goal_is_denied(project: Path) -> None:
+    import hashlib
+
+    proc = _start_hook(
+        project, event(project, "ExitPlanMode", {"plan": PLAN}, hook_event_name="PermissionRequest")
+    )
+    url = _review_url(proc)
+    (plan,) = (project / ".planview" / "plans").glob("*.md")
+    base = hashlib.sha256(plan.read_bytes()).hexdigest()
+    assert _post(url, "/api/approve", {"base_sha256": base, "comments": []}) == 200
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 0, err
+    answer = json.loads(out)["hookSpecificOutput"]
+    assert answer["hookEventName"] == "PermissionRequest"
+    assert answer["decision"] == {
+        "behavior": "allow",
+        "updatedPermissions": [{"type": "setMode", "mode": "acceptEdits", "destination": "session"}],
+    }
+    ledger = [json.loads(line) for line in (project / ".planview" / "ledger.jsonl").read_text().splitlines()]
+    assert ledger[-1]["type"] == "approved" and ledger[-1]["channel"] == "Claude Code"
+    status = subprocess.run(
+        [sys.executable, "-m", "planview", "status", str(plan)], cwd=project, capture_output=True, text=True
+    )
+    assert status.returncode == 0 and "approved" in status.stdout
+    # Execute mode: a write passes; after the Goal changes the next write is denied naming "Goal".
+    write = event(
+        project, "Write", {"file_path": str(project / "x.txt"), "content": "x"}, permission_mode="acceptEdits"
+    )
+    done = _hook(project, json.dumps(write).encode())
+    assert done.returncode == 0 and "permissionDecision" not in done.stdout
+    plan.write_text(plan.read_text().replace("Say hello", "Say hello twice"))
+    done = _hook(project, json.dumps(write).encode())
+    denied = json.loads(done.stdout)["hookSpecificOutput"]
+    assert denied["permissionDecision"] == "deny" and "Goal" in denied["permissionDecisionReason"]
+    status = subprocess.run(
+        [sys.executable, "-m", "planview", "status", str(plan)], cwd=project, capture_output=True, text=True
+    )
+    assert status.returncode == 1 and "Goal" in status.stdout
+
+
+def test_end_to_end_comments_in_the_browser_come_back_to_claude(project: Path) -> None:
+    import hashlib
+
+    proc = _start_hook(project, event(project, "ExitPlanMode", {"plan": PLAN}))
+    url = _review_url(proc)
+    (plan,) = (project / ".planview" / "plans").glob("*.md")
+    base = hashlib.sha256(plan.read_bytes()).hexdigest()
+    body = {"base_sha256": base, "comments": [{"anchor_line": 5, "text": "Which README section?"}]}
+    assert _post(url, "/api/feedback", body) == 200
+    out, err = proc.communicate(timeout=60)
+    answer = json.loads(out)["hookSpecificOutput"]
+    assert answer["permissionDecision"] == "deny"
+    assert "Which README section?" in answer["permissionDecisionReason"]
+    assert (
+        not (project / ".planview" / "ledger.jsonl").exists()
+        or "approved" not in (project / ".planview" / "ledger.jsonl").read_text()
+    )
