@@ -124,19 +124,20 @@ class _Builder:
             self.blocks.append(node)
         return node
 
-    def children(self, close: str | None, *, commentable: bool, quoted: bool = False) -> list[dict[str, Any]]:
+    def children(self, close: str | None, *, commentable: bool, items: bool) -> list[dict[str, Any]]:
+        """Nodes up to `close`; `commentable` marks blocks at this level, `items` marks list items."""
         nodes: list[dict[str, Any]] = []
         while self.i < len(self.tokens):
             token = self.tokens[self.i]
             if close is not None and token.type == close:
                 self.i += 1
                 return nodes
-            node = self.node(token, commentable=commentable, quoted=quoted)
+            node = self.node(token, commentable=commentable, items=items)
             if node is not None:
                 nodes.append(node)
         return nodes
 
-    def node(self, token: Token, *, commentable: bool, quoted: bool) -> dict[str, Any] | None:
+    def node(self, token: Token, *, commentable: bool, items: bool) -> dict[str, Any] | None:
         kind = token.type
         self.i += 1
         node: dict[str, Any] | None
@@ -158,11 +159,12 @@ class _Builder:
         elif kind == "front_matter":
             node = {"k": "raw", "x": token.content.rstrip("\n"), "front": True}
         elif kind == "blockquote_open":
-            node = {"k": "quote", "c": self.children("blockquote_close", commentable=False, quoted=True)}
+            # Inside a quote nothing is a block of its own (as in plan.document): the quote is.
+            node = {"k": "quote", "c": self.children("blockquote_close", commentable=False, items=False)}
         elif kind in ("bullet_list_open", "ordered_list_open"):
             close = kind.replace("_open", "_close")
-            items = self.children(close, commentable=not quoted, quoted=quoted)
-            node = {"k": "ol" if kind.startswith("ordered") else "ul", "c": items}
+            entries = self.children(close, commentable=items, items=items)
+            node = {"k": "ol" if kind.startswith("ordered") else "ul", "c": entries}
             if kind.startswith("ordered"):
                 node["from"] = int(token.attrs.get("start", 1) or 1)
             return node  # lists are containers: their items are the blocks
@@ -170,7 +172,8 @@ class _Builder:
             node = {"k": "li", "c": []}
             if commentable:
                 self._mark(node, token)
-            node["c"] = self.children("list_item_close", commentable=commentable, quoted=quoted)
+            # An item's paragraphs and code are part of it; its nested items are blocks again.
+            node["c"] = self.children("list_item_close", commentable=False, items=items)
             _take_task(node)
             return node
         elif kind == "table_open":
@@ -231,10 +234,11 @@ def _markdown_source(text: str) -> str:
 
 
 def _anchor_block(blocks: list[dict[str, Any]], anchor: int) -> int | None:
-    """The block a stored comment belongs to: the innermost ending on its line, else the one before."""
-    exact = [node for node in blocks if node["end"] == anchor]
-    if exact:
-        return exact[-1]["b"]
+    """The block a stored comment belongs to: the innermost holding its line (where `apply_feedback`
+    moves it on the next save), else the last one ending before it, else the first."""
+    holding = [node for node in blocks if node["start"] <= anchor <= node["end"]]
+    if holding:
+        return max(holding, key=lambda node: (node["start"], node["b"]))["b"]
     before = [node for node in blocks if node["end"] <= anchor]
     if before:
         return max(before, key=lambda node: (node["end"], node["b"]))["b"]
@@ -249,7 +253,7 @@ def build_page(
     shown = strip_feedback(text)
     stored = parse_feedback(text)
     builder = _Builder(_MD.parse(_markdown_source(shown)), split_lines(shown))
-    nodes = builder.children(None, commentable=True)
+    nodes = builder.children(None, commentable=True, items=True)
     document = parse_plan(shown)
     changed: set[int] = set()
     if baseline is not None:
