@@ -128,6 +128,17 @@ async def _run(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
     kind = "read-only subagent" if read_only else "subagent"
     lines = [answer or f"(the {kind} gave no answer)"]
     lines.append(f"\nFiles read ({len(files)}): {listing}" if files else "\nFiles read: none")
+    if not read_only and child.mode == "plan":  # the child's pin failed: the parent's approval is gone too
+        from planview.session.dispatch import revoke_if_changed
+
+        why = revoke_if_changed(parent) or "the approved plan changed while the subagent worked"
+        if child._stale:  # the child saw the change first and knows the sections
+            why = f"the approved plan changed while the subagent worked (changed sections: {', '.join(child._stale)})"
+        lines.append(
+            f"\n{why[:1].upper()}{why[1:]}. The subagent's writes after that were refused, and the session "
+            "is back in plan mode: review the change, then call exit_plan_mode to get the plan approved again."
+        )
+        return ToolResult("\n".join(lines), error=True)
     if ended is not None and ended.reason == "error":
         lines.insert(0, f"The {kind} stopped with an error: {ended.message}")
         return ToolResult("\n".join(lines), error=True)
