@@ -12,6 +12,7 @@ from pathlib import Path
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: start-up stays short
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any
 
 
@@ -95,6 +96,7 @@ def run_app(args: argparse.Namespace) -> int:
         plan_mode=args.plan,
         resume=args.resume,
         allow_read_only_hint=config.allow_read_only_hint,
+        mcp_servers=config.mcp_servers,
     )
     app = PlanviewApp(factory, project_root=root, theme=theme, keymap=keymap)
     app.run()
@@ -102,7 +104,13 @@ def run_app(args: argparse.Namespace) -> int:
 
 
 def _session_factory(
-    root: Path, provider: Any, *, plan_mode: bool, resume: str | None, allow_read_only_hint: bool = True
+    root: Path,
+    provider: Any,
+    *,
+    plan_mode: bool,
+    resume: str | None,
+    allow_read_only_hint: bool = True,
+    mcp_servers: Sequence[Any] = (),
 ):
     from planview.session.session import Session
 
@@ -114,6 +122,7 @@ def _session_factory(
             "on_event": on_event,
             "plan_mode": plan_mode,
             "allow_read_only_hint": allow_read_only_hint,
+            "mcp_servers": mcp_servers,
         }
         if resume is not None:
             return Session.resume(resume or None, **kwargs)

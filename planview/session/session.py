@@ -336,6 +336,7 @@ class Session:
     async def _turn(self, text: str) -> None:
         parts: list[str] = []
         try:
+            await self.mcp.start()  # no-op once started (or with no servers); the UI may have begun it
             if self.mode == "plan":
                 self._note_pending = True
             self._append({"role": "user", "content": text})

@@ -112,6 +112,16 @@ class PlanviewApp(App):
             self.session, project_root=self.project_root, welcome=self.welcome, prompt_text=self.prompt_text
         )
         self.push_screen(self.session_screen)
+        # The MCP servers start beside the UI (a slow one never delays the first frame); a turn
+        # sent before they are up waits for the same start.
+        start = getattr(self.session, "start_servers", None)
+        if callable(start):
+            self.run_worker(start(), group="mcp", exit_on_error=False)
+
+    async def on_unmount(self) -> None:
+        close = getattr(self.session, "close", None)
+        if callable(close):
+            await close()  # the servers this session started stop with the app
 
     def _on_session_event(self, event: Any) -> None:
         self.post_message(SessionEventMessage(event))

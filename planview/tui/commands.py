@@ -9,7 +9,7 @@ The rule for `/plan`, matching the reference behaviour:
   and the rest of the line is sent. `/plan <task>` never turns plan mode off, and a task that merely
   starts with the word (`/plan review the auth flow`) stays a task, so the subcommand never
   swallows one.
-- `/plans` lists the plans; `/help` lists the commands; `/quit` leaves.
+- `/plans` lists the plans; `/mcp` the MCP servers; `/help` lists the commands; `/quit` leaves.
 - A line that does not start with `/<word>` is an ordinary prompt, so a path such as
   `/usr/lib is missing` is sent as written. `//text` sends `/text` literally.
 """
@@ -51,6 +51,11 @@ class ListPlans:
 
 
 @dataclass(frozen=True)
+class ListMcp:
+    pass
+
+
+@dataclass(frozen=True)
 class ShowHelp:
     pass
 
@@ -71,7 +76,16 @@ class Empty:
 
 
 Command = (
-    SendPrompt | TogglePlan | PlanTask | ReviewPlan | ListPlans | ShowHelp | Quit | UnknownCommand | Empty
+    SendPrompt
+    | TogglePlan
+    | PlanTask
+    | ReviewPlan
+    | ListPlans
+    | ListMcp
+    | ShowHelp
+    | Quit
+    | UnknownCommand
+    | Empty
 )
 
 # (usage, what it does) — shown by /help and the unknown-command notice.
@@ -81,6 +95,7 @@ HELP: tuple[tuple[str, str], ...] = (
     ("/plan review [path]", "review the session's plan, the newest plan, or the given file"),
     ("/plan review --web [path]", "comment on that plan in the browser (saved into the file)"),
     ("/plans", "list the plans in this project"),
+    ("/mcp", "list the MCP servers, their tools and what the gate allows in each mode"),
     ("/help", "show these commands"),
     ("/quit", "leave planview (also Ctrl+Q)"),
 )
@@ -120,6 +135,8 @@ def parse_command(line: str) -> Command:
         return _parse_plan(rest)
     if name == "plans" and not rest:
         return ListPlans()
+    if name == "mcp" and not rest:
+        return ListMcp()
     if name == "help" and not rest:
         return ShowHelp()
     if name in ("quit", "exit") and not rest:

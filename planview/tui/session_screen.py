@@ -222,6 +222,10 @@ class SessionScreen(Screen):
                 t.add_notice(event.message, kind="info")
         elif isinstance(event, ev.ErrorEvent):
             t.add_notice(event.message, kind="error")
+        elif isinstance(event, ev.McpNotice):
+            t.add_notice(event.message, kind="warning")
+        elif isinstance(event, ev.SubagentEvent):
+            t.child_event(event.call_id, event.event)
         # ReviewRequested / ConfirmationRequested are answered through SessionUI (the app).
 
     # -- the prompt --------------------------------------------------------------------------
@@ -256,6 +260,10 @@ class SessionScreen(Screen):
                 self.app.review_plan(path, web=web)  # type: ignore[attr-defined]
             case cmd.ListPlans():
                 self.app.list_plans()  # type: ignore[attr-defined]
+            case cmd.ListMcp():
+                from planview.tui.mcp_view import mcp_listing
+
+                t.add_notice(mcp_listing(self.session))
             case cmd.ShowHelp():
                 t.add_notice(help_text(), kind="info")
             case cmd.Quit():

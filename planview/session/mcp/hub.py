@@ -8,6 +8,7 @@ not here: the session's dispatch weighs every call with `gate.decide` before `ca
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -57,6 +58,7 @@ class McpHub:
         self.on_notice = on_notice  # (server name, one line naming the fix)
         self.connections: dict[str, ServerConnection] = {}
         self.started = False
+        self._starting: asyncio.Task[None] | None = None
         self._notified: set[str] = set()
 
     def __bool__(self) -> bool:
@@ -65,13 +67,20 @@ class McpHub:
     # ------------------------------------------------------------------ start and stop
 
     async def start(self) -> None:
-        """Start every configured server concurrently; failures become notices, never exceptions."""
-        if self.started:
-            return
-        self.started = True
+        """Start every configured server concurrently; failures become notices, never exceptions.
+
+        Idempotent: a second caller (the UI started the servers, then a turn begins) waits for
+        the same start instead of starting them twice."""
         if not self.configs:
+            self.started = True
             return
+        if self._starting is None:
+            self._starting = asyncio.ensure_future(self._start())
+        await asyncio.shield(self._starting)
+
+    async def _start(self) -> None:
         if not sdk_available():
+            self.started = True
             self._notice("", MISSING_SDK.format(names=", ".join(c.name for c in self.configs)))
             return
         for config in self.configs:
@@ -79,6 +88,7 @@ class McpHub:
                 config, project_root=self.project_root, log_dir=self.log_dir
             )
         await asyncio.gather(*(c.start() for c in self.connections.values()))
+        self.started = True
         for connection in self.connections.values():
             self._report(connection)
             for skipped in connection.skipped:
@@ -89,6 +99,9 @@ class McpHub:
                 )
 
     async def close(self) -> None:
+        if self._starting is not None and not self._starting.done():
+            with contextlib.suppress(BaseException):
+                await self._starting
         await asyncio.gather(*(c.close() for c in self.connections.values()), return_exceptions=True)
 
     # ------------------------------------------------------------------ what the session asks

@@ -9,6 +9,8 @@ mounted (older ones are pruned from the top).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -35,6 +37,47 @@ def clean(text: str) -> str:
     return _CONTROL.sub("", text.replace("\r\n", "\n"))
 
 
+def _mark(result: str | None, refused: bool, error: bool) -> tuple[str, str]:
+    if result is None:
+        return "…", "dim"
+    if refused:
+        return "✗", "bold red"
+    if error:
+        return "✗", "red"
+    return "✓", "green"
+
+
+@dataclass
+class ChildCall:
+    """One tool call of a subagent's child, shown inside the subagent's row."""
+
+    headline: str
+    result: str | None = None
+    refused: bool = False
+    error: bool = False
+
+
+def _children_text(children: Sequence[ChildCall], expanded: bool) -> Text:
+    if not expanded:
+        names = ", ".join(dict.fromkeys(c.headline.split(" ", 1)[0] for c in children))
+        refused = sum(1 for c in children if c.refused or c.error)
+        tail = f", {refused} refused or failed" if refused else ""
+        count = f"{len(children)} tool call{'s' if len(children) != 1 else ''}"
+        return Text(f"⧉ {count} inside ({names}{tail}; {EXPAND_KEY} to expand)", style="dim italic")
+    out = Text()
+    for i, child in enumerate(children):
+        mark, style = _mark(child.result, child.refused, child.error)
+        if i:
+            out.append("\n")
+        out.append("│ ", style="dim")
+        out.append(f"{mark} ", style=style)
+        out.append(clean(child.headline), style="red" if child.refused else "")
+        if child.result is not None and (child.refused or child.error):
+            first = clean(child.result).strip().split("\n", 1)[0]
+            out.append(f"\n│   {first[:160]}", style="dim red")
+    return out
+
+
 def tool_parts(
     headline: str,
     result: str | None,
@@ -43,21 +86,17 @@ def tool_parts(
     reason: str | None = None,
     error: bool = False,
     expanded: bool = False,
+    children: Sequence[ChildCall] = (),
 ) -> tuple[Text, Text | None]:
-    """A tool row's headline (mark + call) and its body (the result, long ones collapsed)."""
-    if result is None:
-        mark, mark_style = "…", "dim"
-    elif refused:
-        mark, mark_style = "✗", "bold red"
-    elif error:
-        mark, mark_style = "✗", "red"
-    else:
-        mark, mark_style = "✓", "green"
+    """A tool row's headline (mark + call) and its body (a subagent's calls, then the result, long
+    ones collapsed)."""
+    mark, mark_style = _mark(result, refused, error)
     head = Text()
     head.append(f"{mark} ", style=mark_style)
     head.append(clean(headline), style="bold red" if refused else "bold")
+    inside = _children_text(children, expanded) if children else None
     if result is None:
-        return head, None
+        return head, inside
     if refused:
         # The reason is what the model was told; the result repeats it, so show it once.
         body_text, body_style = f"refused: {clean(reason or result)}", "red"
@@ -73,6 +112,8 @@ def tool_parts(
         body.append(
             f"\n… {hidden} more line{'s' if hidden != 1 else ''} ({EXPAND_KEY} to expand)", style="dim italic"
         )
+    if inside is not None:
+        body = Text.assemble(inside, "\n", body) if body.plain else inside
     return head, body if body.plain else None
 
 
@@ -143,7 +184,20 @@ class ToolRow(Static):
         self.reason: str | None = None
         self.error = False
         self.expanded = False
+        self.children_calls: dict[str, ChildCall] = {}  # a subagent's child calls, in order
         self.add_class("-running")
+        self._paint()
+
+    def child_event(self, event: Any) -> None:
+        """A subagent's child started or finished a call: shown inside this row."""
+        kind = type(event).__name__
+        if kind == "ToolStarted":
+            self.children_calls[event.call_id] = ChildCall(event.headline or event.name)
+        elif kind == "ToolFinished":
+            child = self.children_calls.setdefault(event.call_id, ChildCall(event.name))
+            child.result, child.refused, child.error = event.result, event.refused, event.error
+        else:
+            return
         self._paint()
 
     def finish(self, result: str, *, refused: bool, reason: str | None, error: bool) -> None:
@@ -160,6 +214,8 @@ class ToolRow(Static):
 
     @property
     def collapsible(self) -> bool:
+        if self.children_calls:
+            return True
         return self.result is not None and self.result.count("\n") + 1 > COLLAPSED_LINES
 
     def _paint(self) -> None:
@@ -170,6 +226,7 @@ class ToolRow(Static):
             reason=self.reason,
             error=self.error,
             expanded=self.expanded,
+            children=tuple(self.children_calls.values()),
         )
         # A two-column grid and Padding give wrapped lines a hanging indent under the mark.
         grid = Table.grid()
@@ -235,6 +292,12 @@ class Transcript(VerticalScroll):
             row.set_expanded(self.expanded)
             self._add(row)
         row.finish(result, refused=refused, reason=reason, error=error)
+
+    def child_event(self, call_id: str, event: Any) -> None:
+        """An event of the child session a subagent call runs: it goes inside that call's row."""
+        row = self._tools.get(call_id)
+        if row is not None:
+            row.child_event(event)
 
     def toggle_expanded(self) -> bool:
         self.expanded = not self.expanded
