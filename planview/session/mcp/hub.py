@@ -83,11 +83,15 @@ class McpHub:
             self.started = True
             self._notice("", MISSING_SDK.format(names=", ".join(c.name for c in self.configs)))
             return
+        from planview.session.mcp.trust import refusal
+
+        refused = await asyncio.to_thread(lambda: {c.name: refusal(c) for c in self.configs})
         for config in self.configs:
-            self.connections[config.name] = ServerConnection(
-                config, project_root=self.project_root, log_dir=self.log_dir
-            )
-        await asyncio.gather(*(c.start() for c in self.connections.values()))
+            connection = ServerConnection(config, project_root=self.project_root, log_dir=self.log_dir)
+            if refused[config.name]:
+                connection.state, connection.problem = "failed", refused[config.name]
+            self.connections[config.name] = connection
+        await asyncio.gather(*(c.start() for c in self.connections.values() if c.state == "starting"))
         self.started = True
         for connection in self.connections.values():
             self._report(connection)
