@@ -41,6 +41,10 @@ Steps in order, keep them current with set_plan_steps (pass each step's text as 
 track work with todo. If the plan's text changes, the session returns to plan mode for re-approval.
 Before a non-trivial change in execute mode, you may call enter_plan_mode to plan it first.
 
+subagent hands one self-contained task (exploring, searching) to a helper with its own \
+conversation; it returns the helper's answer and the files it read. Tools named \
+mcp__SERVER__TOOL come from the user's MCP servers and pass the same gate.
+
 When a call is refused, the result says why and what to do instead; follow it rather than \
 retrying the same call."""
 
@@ -54,7 +58,9 @@ def plan_note(plan_path: str | None) -> str:
     return (
         "[PLAN MODE ACTIVE] You are planning; the project is read-only for you.\n"
         "Allowed: read, grep, find, ls, todo, and read-only git commands through bash "
-        "(git status, git diff, git log, git show, ...; no pipes, redirects or other programs).\n"
+        "(git status, git diff, git log, git show, ...; no pipes, redirects or other programs); "
+        "subagent, always read-only while planning; MCP tools (mcp__SERVER__TOOL) that declare "
+        "readOnlyHint and take no file path.\n"
         "Refused until the plan is approved: write, edit, any other shell command, set_plan_steps.\n"
         "When you understand the task, save a plan with write_plan in this outline, then call "
         "exit_plan_mode so the user can review it:\n"
