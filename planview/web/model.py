@@ -24,7 +24,6 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
-from planview.plan.canonical import canonical_sha256
 from planview.plan.diff import changed_sections
 from planview.plan.document import parse_plan, split_lines
 from planview.plan.feedback import ReviewComment, parse_feedback, strip_feedback
@@ -41,12 +40,10 @@ _ALIGN = re.compile(r"text-align:(left|center|right)")
 
 @dataclass(frozen=True)
 class PageModel:
-    """What one page view shows: the JSON for the page and the hashes a decision is checked against."""
+    """What one page view shows: the JSON for the page (`base_sha256` in it is the sha256 of the exact
+    bytes rendered, which a save or an approval must still find on disk)."""
 
     data: dict[str, Any]
-    file_sha256: str  # of the exact bytes rendered (what a save must still find on disk)
-    canonical_sha256: str  # of the text shown (what an approval pins)
-    text: str
 
 
 def _inline(children: list[Token] | None) -> list[Any]:
@@ -284,7 +281,7 @@ def build_page(
         "changed": len(changed),
         "baseline": baseline is not None,
     }
-    return PageModel(model, model["base_sha256"], canonical_sha256(text), text)
+    return PageModel(model)
 
 
 def _comment_json(comment: ReviewComment, blocks: list[dict[str, Any]]) -> dict[str, Any]:

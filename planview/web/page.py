@@ -14,10 +14,9 @@ import html as html_lib
 import json
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 from aiohttp import web
-
-from planview.web.model import PageModel
 
 ASSETS = Path(__file__).with_name("assets")
 
@@ -65,8 +64,9 @@ def island(data: object) -> str:
     return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
 
 
-def html(model: PageModel, token: str) -> str:
-    title = html_lib.escape(str(model.data["title"]))
+def html(data: dict[str, Any], token: str) -> str:
+    """The page for the model's `data` (its title escaped, the rest inside the data island)."""
+    title = html_lib.escape(str(data["title"]))
     return (
         '<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
@@ -74,7 +74,7 @@ def html(model: PageModel, token: str) -> str:
         f"<title>{title} · planview review</title>\n"
         f'<script src="/theme.js?token={token}"></script>\n'
         f"<style>{_read('page.css')}</style>\n"
-        f'<script type="application/json" id="plan-data">{island(model.data)}</script>\n'
+        f'<script type="application/json" id="plan-data">{island(data)}</script>\n'
         f'<script src="/client.js?token={token}" defer></script>\n'
         "</head>\n<body>\n<noscript>This review page needs JavaScript.</noscript>\n</body>\n</html>\n"
     )

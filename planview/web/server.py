@@ -34,7 +34,7 @@ from planview.plan.feedback import ReviewComment, apply_feedback, parse_feedback
 from planview.plan.store import MAX_PLAN_BYTES, PlanStore, decode_plan, read_plan_bytes
 from planview.web import page
 from planview.web.decision import WebDecision
-from planview.web.model import build_page
+from planview.web.model import PageModel, build_page
 from planview.web.ports import remember_port, remembered_port
 
 MAX_BODY_BYTES = MAX_PLAN_BYTES + 64 * 1024  # comments for a full-size plan, with room for JSON
@@ -129,6 +129,7 @@ class ReviewServer:
         self._lock = asyncio.Lock()
         self._clients = 0
         self._close_timer: asyncio.TimerHandle | None = None
+        self._model: tuple[bytes, asyncio.Future[PageModel]] | None = None  # the last page built, by bytes
 
     # -- lifecycle ------------------------------------------------------------------------------
     @property
@@ -165,7 +166,21 @@ class ReviewServer:
             self.port = int(site._server.sockets[0].getsockname()[1])  # type: ignore[union-attr]
             break
         remember_port(self.home, self.plan, self.port)
+        try:  # build the page while the browser starts: the first GET finds it ready
+            self._model_for(read_plan_bytes(self.plan))
+        except PlanviewError:
+            pass  # the GET says what is wrong with the file
         return self.url
+
+    def _model_for(self, data: bytes) -> asyncio.Future[PageModel]:
+        """The page for these bytes, built off the event loop (a long plan takes a few hundred ms,
+        and the loop is the terminal UI's); the same bytes again reuse the last build."""
+        if self._model is None or self._model[0] != data:
+            build = asyncio.get_running_loop().run_in_executor(
+                None, lambda: build_page(self.plan, data, approve=self.approve, baseline=self.baseline)
+            )
+            self._model = (data, build)
+        return self._model[1]
 
     async def wait(self) -> WebDecision:
         assert self._decision is not None, "start() the server first"
@@ -248,11 +263,12 @@ class ReviewServer:
             decode_plan(self.plan, data)
         except PlanviewError as exc:
             return web.Response(status=404, text=f"planview: {exc}", content_type="text/plain")
-        model = build_page(self.plan, data, approve=self.approve, baseline=self.baseline)
-        if self.settled:
+        model = await asyncio.shield(self._model_for(data))
+        shown = model.data
+        if self.settled:  # a reload after the decision shows the final state, not live actions
             assert self._decision is not None
-            model.data["settled"] = _settled_json(self._decision.result())
-        return web.Response(text=page.html(model, self.token), content_type="text/html", charset="utf-8")
+            shown = {**shown, "settled": _settled_json(self._decision.result())}
+        return web.Response(text=page.html(shown, self.token), content_type="text/html", charset="utf-8")
 
     async def _theme(self, request: web.Request) -> web.Response:
         return page.asset("theme.js")

@@ -23,6 +23,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("n p", "next / previous section"),
     ("a", "approve & run"),
     ("r", "refine: write what should change"),
+    ("w", "review in the browser: comment, save, approve"),
     ("Esc", "keep planning (not approved)"),
     ("?", "this list"),
     ("", ""),
