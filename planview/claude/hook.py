@@ -165,12 +165,13 @@ def _exit_plan_mode(ctx: HookContext) -> HookAnswer:
 
 
 def _approved_answer(ctx: HookContext, plan: Path, seq: int, text: str) -> HookAnswer:
+    # PermissionRequest: allow, and switch Claude to acceptEdits. PreToolUse: no decision (with the
+    # steps as context), so Claude's ExitPlanMode prompt still comes and the PermissionRequest hook
+    # answers it from the pin: that is the answer that can set Claude's mode.
     if ctx.event.name == "PermissionRequest":
         return answer.permission_allow("acceptEdits")
     ctx.save(replace(ctx.session, steps_offered=True))
-    return answer.allow(
-        f"planview: plan approved (ledger seq {seq})", context=_steps_context(plan, seq, text)
-    )
+    return answer.pass_through(_steps_context(plan, seq, text))
 
 
 def _refuse(ctx: HookContext, reason: str) -> HookAnswer:
