@@ -43,12 +43,16 @@ allow_read_only_hint = true     # false also refuses tools that only claim readO
 # [mcp.servers.docs]            # an MCP server started with the session (tools: mcp__docs__*)
 # command = "uvx"
 # args = ["some-mcp-server"]
+# [agent]
+# command = "gemini"            # an ACP agent instead of a provider: gemini, claude, codex, goose,
+#                               # opencode, or a command line such as "python my_agent.py"
 """
 
 _KNOWN = {
     "provider": {"name", "model", "base_url", "api_key_env"},
     "ui": {"theme"},
     "gate": {"allow_read_only_hint"},
+    "agent": {"command"},
 }
 # Keys (normalised: lower case, no "_"/"-") that would turn the gate off.
 _BYPASS_KEYS = {
@@ -89,6 +93,7 @@ class Config:
     keys: Mapping[str, str] = field(default_factory=dict)
     allow_read_only_hint: bool = True
     mcp_servers: tuple[McpServerConfig, ...] = ()  # [mcp.servers.NAME], in file order
+    agent_command: str | None = None  # [agent] command: an ACP agent (planview.agents) instead of a provider
     sources: tuple[Path, ...] = ()  # the files that were read, lowest precedence first
     provider_origin: str = "default"  # where provider.name came from (for messages)
 
@@ -130,7 +135,7 @@ def load_config(
             continue
         sources.append(path)
         _check(path, data)
-        for section in ("provider", "ui", "gate", "keys"):
+        for section in ("provider", "ui", "gate", "keys", "agent"):
             if section in data:
                 merged.setdefault(section, {}).update(data[section])
         if "mcp" in data:
@@ -169,6 +174,7 @@ def load_config(
         keys=dict(merged.get("keys", {})),
         allow_read_only_hint=merged.get("gate", {}).get("allow_read_only_hint", True),
         mcp_servers=tuple(servers.values()),
+        agent_command=merged.get("agent", {}).get("command"),
         sources=tuple(sources),
         provider_origin=origin,
     )

@@ -38,6 +38,12 @@ def register_root(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="replay a JSON Lines script with the scripted provider (offline)",
     )
+    group.add_argument(
+        "--agent",
+        metavar="NAME|COMMAND",
+        help="drive an ACP agent (gemini, claude, codex, goose, opencode, or a command line) "
+        "behind planview's plan mode",
+    )
     parser.set_defaults(root_handler=run_app)
 
 
@@ -66,12 +72,20 @@ def run_app(args: argparse.Namespace) -> int:
     home = planview_home(root)
     config = load_config(home)  # ConfigError names the file, line and problem
     name, model, script = args.provider, args.model, args.script
+    saved = None
     if args.resume is not None:
         from planview.session.persistence import saved_provider
         from planview.session.providers import saved_provider_args
 
         saved = saved_provider(home, args.resume or None)  # no such session: one clear line
         name, model, script = saved_provider_args(saved, name, model, script)
+    from planview.agents.profiles import agent_spec
+
+    agent = agent_spec(
+        args.agent, saved, config, explicit=args.provider is not None or args.script is not None
+    )
+    if agent is not None:
+        return _run_agent_app(agent, root, args, config)
     args.script = script
     config = config.with_provider(name=name, model=model)
     if args.script is not None:
@@ -100,6 +114,26 @@ def run_app(args: argparse.Namespace) -> int:
     )
     app = PlanviewApp(factory, project_root=root, theme=theme, keymap=keymap)
     app.run()
+    return 0
+
+
+def _run_agent_app(agent: str, root: Path, args: argparse.Namespace, config: Any) -> int:
+    """`planview --agent NAME|COMMAND`: the same app around an ACP agent's session."""
+    from planview.agents.session import build
+    from planview.tui.app import PlanviewApp
+
+    def factory(ui: Any, on_event: Any) -> Any:
+        return build(
+            agent,
+            project_root=root,
+            ui=ui,
+            on_event=on_event,
+            plan_mode=args.plan,
+            resume=args.resume,
+            allow_read_only_hint=config.allow_read_only_hint,
+        )
+
+    PlanviewApp(factory, project_root=root, theme=config.theme, keymap=dict(config.keys)).run()
     return 0
 
 

@@ -50,6 +50,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="ID",
         help="continue a saved session (newest without ID)",
     )
+    parser.add_argument(
+        "--agent",
+        metavar="NAME|COMMAND",
+        help="drive an ACP agent (gemini, claude, codex, goose, opencode, or a command line) "
+        "behind planview's plan mode",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON event per line")
     parser.set_defaults(handler=run_command)
 
@@ -80,24 +86,35 @@ def run_command(args: argparse.Namespace) -> int:
         resume = find_session(store.home, resume or None).stem  # no session: say so before anything else
     config = load_config(store.home)
     name, model, script = args.provider, args.model, args.script
+    saved = None
     if resume is not None:
         from planview.session.persistence import saved_provider
         from planview.session.providers import saved_provider_args
 
         saved = saved_provider(store.home, resume)  # no such session: one clear line
         name, model, script = saved_provider_args(saved, name, model, script)
-    provider = make_provider(name, model, script, config)
+    from planview.agents.session import agent_spec, build
+
+    agent = agent_spec(
+        args.agent, saved, config, explicit=args.provider is not None or args.script is not None
+    )
     printer: EventPrinter = JsonPrinter(sys.stdout) if args.json else TextPrinter(sys.stdout)
     common: dict[str, Any] = {
         "project_root": root,
-        "provider": provider,
         "on_event": printer,
         "store": store,
         "allow_read_only_hint": config.allow_read_only_hint,
         "mcp_servers": config.mcp_servers,
     }
+    if agent is not None:  # an ACP agent runs the turn; everything else about the run is the same
+        session = build(agent, plan_mode=args.plan, resume=resume, **common)
+    else:
+        common["provider"] = make_provider(name, model, script, config)
+        if resume is not None:
+            session = Session.resume(resume, plan_mode=args.plan, **common)  # --plan: only with no saved mode
+        else:
+            session = Session(plan_mode=args.plan, **common)
     if resume is not None:
-        session = Session.resume(resume, plan_mode=args.plan, **common)  # --plan: only with no saved mode
         notice = session.resume_notice
         if not task and not notice and session.mode == "plan" and session.plan_path is not None:
             if not session.approvals.is_current(session.plan_path):
@@ -108,7 +125,6 @@ def run_command(args: argparse.Namespace) -> int:
                 )
         message = "\n\n".join(p for p in (notice, task) if p) or "Continue."
     else:
-        session = Session(plan_mode=args.plan, **common)
         message = task
     printer.on_closed = session.cancel
     printer.guard(printer.start, session)

@@ -339,3 +339,8 @@ class PlanviewApp(App):
         if self.session_screen is not None and self.session_screen.busy:
             self.session.cancel()
         self.exit()
+
+    async def on_unmount(self) -> None:
+        close = getattr(self.session, "close", None)  # e.g. an ACP agent's process (planview.agents)
+        if close is not None:
+            await close()

@@ -1,0 +1,7 @@
+"""planview.agents: external coding agents over the Agent Client Protocol (no textual here).
+
+`profiles` says how to start each agent and what it can promise, `client` is the thin adapter the
+`agent-client-protocol` SDK calls, `translate` turns the agent's stream into planview's session
+events, `permissions` maps its requests onto the gate, `breach` watches the project while it plans,
+and `session.AcpSession` puts it all behind planview's plan mode, review, ledger and hash pin.
+"""

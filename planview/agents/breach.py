@@ -1,0 +1,177 @@
+"""The backstop for every agent: watch the project while it plans, and name what changed.
+
+A client cannot stop an agent that writes with its own tools, so during plan mode planview
+watches the whole project (watchfiles, recursive, no default ignores) and treats any write
+outside `.planview/` as a breach. The watcher is ready only once it has seen a probe file that
+planview itself wrote, so a write made right after the turn starts is not missed.
+
+Ignored: git's index refresh (`.git/index`, `*.lock` under `.git/`), which read-only git commands
+may do. Anything else under `.git/` (refs, objects, HEAD) is a change to the repository.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import uuid
+from collections.abc import Callable, Iterable
+from pathlib import Path
+
+from planview.session.tools.git_env import plan_env
+
+READY_TIMEOUT = 5.0
+DIFF_LINE_CAP = 200
+_GIT_NOISE = ("index", "index.lock")
+
+
+class BreachWatcher:
+    """Reports writes outside `home` (the .planview folder) while it runs.
+
+    `on_breach(paths)` gets the project-relative paths of each batch of changes; `on_plan(path)` gets
+    plans written under `plans_dir` by the agent's own tools (for agents without an exit-plan request).
+    """
+
+    def __init__(
+        self,
+        root: Path,
+        home: Path,
+        plans_dir: Path,
+        on_breach: Callable[[tuple[str, ...]], None],
+        on_plan: Callable[[Path], None] | None = None,
+        debounce_ms: int = 50,
+    ) -> None:
+        self.root = Path(os.path.realpath(root))
+        self.home = Path(os.path.realpath(home))
+        self.plans_dir = Path(os.path.realpath(plans_dir))
+        self.on_breach = on_breach
+        self.on_plan = on_plan
+        self.debounce_ms = debounce_ms
+        self.changed: set[str] = set()
+        self._stop = asyncio.Event()
+        self._ready = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        probe_dir = self.home if self.home.is_relative_to(self.root) else self.root
+        self._probe = probe_dir / f".watch-probe-{uuid.uuid4().hex[:8]}"
+
+    @property
+    def running(self) -> bool:
+        return self._task is not None and not self._task.done()
+
+    async def start(self) -> None:
+        """Start watching; returns once the watcher demonstrably sees writes."""
+        if self.running:
+            return
+        self._stop.clear()
+        self._ready.clear()
+        self._task = asyncio.create_task(self._run())
+        self._probe.parent.mkdir(parents=True, exist_ok=True)
+        deadline = asyncio.get_running_loop().time() + READY_TIMEOUT
+        while not self._ready.is_set() and not self._task.done():
+            self._probe.write_text("probe")  # rewritten until seen: the watcher may still be setting up
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._ready.wait(), 0.1)
+            if asyncio.get_running_loop().time() > deadline:
+                break
+        with contextlib.suppress(OSError):
+            self._probe.unlink()
+        if self._task.done():
+            self._task.result()  # the watcher failed to start: say why
+
+    async def stop(self) -> None:
+        self._stop.set()
+        if self._task is not None:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await asyncio.wait_for(self._task, 2.0)
+            self._task = None
+
+    async def _run(self) -> None:
+        from watchfiles import awatch
+
+        async for changes in awatch(
+            self.root,
+            watch_filter=None,
+            debounce=self.debounce_ms,
+            step=20,
+            stop_event=self._stop,
+            recursive=True,
+            ignore_permission_denied=True,
+        ):
+            self._batch(path for _, path in changes)
+
+    def _batch(self, paths: Iterable[str]) -> None:
+        breached: list[str] = []
+        for raw in paths:
+            path = Path(raw)
+            if path == self._probe:
+                self._ready.set()
+                continue
+            kind = self.classify(path)
+            if kind == "plan" and self.on_plan is not None:
+                self.on_plan(path)
+            elif kind == "breach":
+                rel = self.relative(path)
+                if rel not in self.changed:
+                    self.changed.add(rel)
+                    breached.append(rel)
+        if breached:
+            self.on_breach(tuple(sorted(breached)))
+
+    def relative(self, path: Path) -> str:
+        try:
+            return str(path.relative_to(self.root))
+        except ValueError:
+            return str(path)
+
+    def classify(self, path: Path) -> str:
+        """ "plan" (a plan file), "ignored" (planview's own folder, git's index refresh) or "breach"."""
+        if path.is_relative_to(self.home):
+            if path.parent == self.plans_dir and path.suffix == ".md" and not path.name.startswith("."):
+                return "plan"
+            return "ignored"
+        rel = path.relative_to(self.root).parts if path.is_relative_to(self.root) else ()
+        if rel[:1] == (".git",) and (rel[-1] in _GIT_NOISE or rel[-1].endswith(".lock")):
+            return "ignored"
+        return "breach"
+
+
+async def diff_of(root: Path, paths: Iterable[str], cap: int = DIFF_LINE_CAP) -> str:
+    """`git diff` of the changed files (tracked ones against HEAD's index, new ones as additions)."""
+    env = await plan_env(root)
+    tracked, untracked = [], []
+    for rel in paths:
+        if await _git(root, env, ["ls-files", "--error-unmatch", "--", rel]) is not None:
+            tracked.append(rel)
+        elif (root / rel).is_file():
+            untracked.append(rel)
+    chunks: list[str] = []
+    flags = ["--no-color", "--no-ext-diff", "--no-textconv"]
+    if tracked:
+        chunks.append(await _git(root, env, ["diff", *flags, "--", *tracked], ok=(0, 1)) or "")
+    for rel in untracked:
+        chunks.append(
+            await _git(root, env, ["diff", *flags, "--no-index", "--", "/dev/null", rel], ok=(0, 1)) or ""
+        )
+    lines = "\n".join(c.rstrip("\n") for c in chunks if c.strip()).splitlines()
+    if len(lines) > cap:
+        lines = [*lines[:cap], f"… {len(lines) - cap} more diff lines (run git diff to see them)"]
+    return "\n".join(lines)
+
+
+async def _git(root: Path, env: dict[str, str], args: list[str], ok: tuple[int, ...] = (0,)) -> str | None:
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            "git",
+            *args,
+            cwd=root,
+            env=env,
+            stdin=asyncio.subprocess.DEVNULL,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
+        out, _ = await proc.communicate()
+    except OSError:
+        return None
+    if proc.returncode not in ok:
+        return None
+    return out.decode("utf-8", "replace")

@@ -1,0 +1,218 @@
+"""What planview knows about each ACP agent: how to start it, its read-only mode, its hard limits,
+and how much of plan mode it can honestly promise.
+
+`resolve_agent("gemini")` gives a built-in profile; any other text is a command line run with the
+generic profile (modes are then matched by id and name). `require_installed` turns a missing
+binary into one line naming how to install it.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+from planview.agents.errors import AgentConfigError, AgentNotInstalledError
+
+# How far plan mode holds for an agent, strongest first (README's guarantees table says the same).
+Guarantee = Literal["enforced", "sandboxed", "client-gated", "advisory"]
+
+GUARANTEE_TEXT: Mapping[str, str] = {
+    "sandboxed": "the agent's read-only mode is an OS sandbox; planview detects anything that slips through",
+    "client-gated": "the agent writes through planview (fs/*) or asks first; planview refuses, and detects the rest",
+    "advisory": "the agent writes with its own tools; its plan mode and planview's refusals are advisory, "
+    "the breach detector is the backstop",
+}
+
+# Read-only modes of agents planview has no profile for, matched against mode ids and names.
+GENERIC_PLAN_MODES = ("plan", "read-only", "readonly", "read_only", "architect", "ask")
+GENERIC_EXECUTE_MODES = ("default", "code", "agent", "build", "auto", "normal")
+
+
+@dataclass(frozen=True)
+class AgentProfile:
+    name: str  # "gemini", or the command for a generic agent
+    argv: tuple[str, ...]  # how to start it speaking ACP on stdio
+    install: str  # the one line a missing binary gets
+    plan_modes: tuple[str, ...]  # mode ids (or config values) that mean read-only planning, best first
+    execute_modes: tuple[str, ...]  # where planview puts it after an approval, best first
+    guarantee: Guarantee
+    layers: str  # which enforcement layers apply (README's table)
+    advisory: str  # what remains advisory
+    env: Mapping[str, str] = field(default_factory=dict)  # hard limits passed through the environment
+    session_meta: Mapping[str, Any] = field(default_factory=dict)  # `_meta` of session/new (hard limits)
+    exit_plan_titles: tuple[str, ...] = ()  # permission titles (lower case) that mean "exit plan mode"
+    builtin: bool = True
+
+    @property
+    def label(self) -> str:
+        """The session's provider label and the approval channel: "ACP: gemini", "ACP: python fake.py"."""
+        if self.builtin:
+            return f"ACP: {self.name}"
+        return "ACP: " + " ".join(os.path.basename(a) if os.sep in a else a for a in self.argv)
+
+
+# Claude Code's own tools that change files or run programs; kept out of plan mode by Claude itself.
+CLAUDE_MUTATING_TOOLS = ("Write", "Edit", "MultiEdit", "NotebookEdit", "Bash", "KillShell")
+
+BUILTIN: Mapping[str, AgentProfile] = {
+    "gemini": AgentProfile(
+        name="gemini",
+        argv=("gemini", "--acp", "--approval-mode", "plan"),
+        install="npm install -g @google/gemini-cli",
+        plan_modes=("plan",),
+        execute_modes=("default",),
+        guarantee="client-gated",
+        layers="plan mode (set_mode plan, verified), started with --approval-mode plan, fs/write_text_file "
+        "refused, edit/execute permissions refused by the gate, breach detector",
+        advisory="gemini runs shell commands itself: a command its own plan mode lets through is only "
+        "detected, not prevented",
+        exit_plan_titles=("plan approval", "exit plan mode", "requesting plan approval"),
+    ),
+    "claude": AgentProfile(
+        name="claude",
+        argv=("claude-agent-acp",),
+        install="npm install -g @zed-industries/claude-agent-acp",
+        plan_modes=("plan",),
+        execute_modes=("default",),
+        guarantee="advisory",
+        layers="plan mode (set_mode plan, verified), disallowedTools for Write/Edit/Bash while planning, "
+        "edit/execute permissions refused by the gate, ExitPlanMode routed to planview's review, breach detector",
+        advisory="Claude Code writes with its own tools and asks only when its own permission settings "
+        "say so; a write its settings allow is only detected",
+        session_meta={"claudeCode": {"options": {"disallowedTools": list(CLAUDE_MUTATING_TOOLS)}}},
+    ),
+    "codex": AgentProfile(
+        name="codex",
+        argv=("codex-acp",),
+        install="npm install -g @zed-industries/codex-acp",
+        plan_modes=("read-only",),
+        execute_modes=("auto", "agent"),
+        guarantee="sandboxed",
+        layers="read-only mode (set_mode read-only, verified; an OS sandbox), started read-only "
+        "(INITIAL_AGENT_MODE), edit/execute permissions refused by the gate, breach detector",
+        advisory="after approval codex edits inside its own workspace sandbox; planview pins each "
+        "permission it asks for",
+        env={"INITIAL_AGENT_MODE": "read-only"},
+    ),
+    "goose": AgentProfile(
+        name="goose",
+        argv=("goose", "acp"),
+        install="install goose from https://block.github.io/goose/ (goose is not on npm or PyPI)",
+        plan_modes=("plan", "chat"),
+        execute_modes=("smart_approve", "approve", "auto"),
+        guarantee="client-gated",
+        layers="plan mode if it offers one (verified), fs/write_text_file refused, edit/execute "
+        "permissions refused by the gate, breach detector",
+        advisory="tools of goose extensions that do not go through fs/* are only detected",
+    ),
+    "opencode": AgentProfile(
+        name="opencode",
+        argv=("opencode", "acp"),
+        install="npm install -g opencode-ai",
+        plan_modes=("plan",),
+        execute_modes=("build",),
+        guarantee="advisory",
+        layers="its plan agent (set_mode plan, verified), edit/execute permissions refused by the gate, "
+        "breach detector",
+        advisory="opencode writes with its own tools; its plan agent's limits are its own, planview only "
+        "detects a write",
+    ),
+}
+
+
+# Flags that switch an agent's own permission checks off; planview refuses to start an agent with them.
+_BYPASS_FLAGS = frozenset(
+    {
+        "yolo",
+        "dangerouslyskippermissions",
+        "dangerouslybypassapprovalsandsandbox",
+        "bypasspermissions",
+        "fullauto",
+    }
+)
+
+
+def _bypass_flag(argv: tuple[str, ...]) -> str | None:
+    for i, arg in enumerate(argv[1:], 1):
+        flag, _, value = arg.partition("=")
+        norm = flag.lstrip("-").replace("-", "").replace("_", "").lower()
+        if arg.startswith("-") and norm in _BYPASS_FLAGS:
+            return arg
+        if norm in ("approvalmode", "permissionmode", "sandbox", "mode") and arg.startswith("-"):
+            chosen = value or (argv[i + 1] if i + 1 < len(argv) else "")
+            if chosen.replace("-", "").replace("_", "").lower() in _BYPASS_FLAGS | {
+                "dangerfullaccess",
+                "dontask",
+            }:
+                return f"{flag} {chosen}"
+    return None
+
+
+def resolve_agent(spec: str) -> AgentProfile:
+    """A built-in profile by name, else the generic profile for the command line `spec`."""
+    text = (spec or "").strip()
+    if not text:
+        raise AgentConfigError(
+            "--agent needs a name (gemini, claude, codex, goose, opencode) or a command such as "
+            '"python my_agent.py"'
+        )
+    if text in BUILTIN:
+        return BUILTIN[text]
+    try:
+        argv = tuple(shlex.split(text))
+    except ValueError as exc:
+        raise AgentConfigError(f"cannot read the agent command {text!r} ({exc}); check its quotes") from None
+    if not argv:
+        raise AgentConfigError(f"the agent command {text!r} is empty")
+    bypass = _bypass_flag(argv)
+    if bypass is not None:
+        raise AgentConfigError(
+            f"the agent command turns the agent's own permission checks off ({bypass}); planview refuses "
+            "that: drop the flag (plan mode and approvals decide what the agent may do)"
+        )
+    return AgentProfile(
+        name=text,
+        argv=argv,
+        install=f"check the command {argv[0]!r} (it is not on PATH) or use one of: {', '.join(BUILTIN)}",
+        plan_modes=GENERIC_PLAN_MODES,
+        execute_modes=GENERIC_EXECUTE_MODES,
+        guarantee="advisory",
+        layers="its plan/read-only mode if it offers one (verified), fs/write_text_file and terminal/create "
+        "refused, mutating permissions refused by the gate, breach detector",
+        advisory="anything the agent does with its own tools is only detected",
+        builtin=False,
+    )
+
+
+def require_installed(profile: AgentProfile, path: str | None = None) -> AgentProfile:
+    """The profile with argv[0] resolved on PATH; AgentNotInstalledError (one line) when it is missing."""
+    program = profile.argv[0]
+    found = shutil.which(program, path=path if path is not None else os.environ.get("PATH"))
+    if found is None:
+        raise AgentNotInstalledError(f"{program} is not installed: {profile.install}")
+    return replace(profile, argv=(found, *profile.argv[1:]))
+
+
+def agent_spec(
+    flag: str | None, saved: Mapping[str, Any] | None, config: Any, *, explicit: bool
+) -> str | None:
+    """Which agent a run drives: --agent, else the one a resumed session ran with, else `[agent] command`.
+
+    `explicit` is true when --provider or --script chose planview's own agent; `saved` is the resumed
+    session's provider snapshot (a session that ran planview's own agent resumes with it)."""
+    if flag is not None:
+        if explicit:
+            raise AgentConfigError(
+                "--agent runs an external agent and cannot be combined with --provider or --script; drop one"
+            )
+        return flag
+    if explicit:
+        return None
+    if saved:
+        agent = saved.get("agent") if saved.get("kind") == "acp" else None
+        return agent if isinstance(agent, str) else None
+    return getattr(config, "agent_command", None)

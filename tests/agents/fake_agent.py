@@ -1,0 +1,399 @@
+"""A fake ACP agent built on the agent-client-protocol SDK, for planview's tests (no real agent binary).
+
+    python fake_agent.py --scenario NAME
+
+Scenarios (each is one of the "fake agents" the tests and `planview run --agent` use):
+  fs-write     plan mode offered; in plan mode it writes src.txt through fs/write_text_file (refused),
+               then writes its plan through fs/write_text_file to .planview/plans/ (allowed)
+  disk-write   plan mode offered; it writes breach.txt to disk behind the client's back, then keeps
+               streaming until cancelled
+  switch-mode  Claude-style: a switch_mode tool call and permission carrying the plan markdown; after
+               an allow it switches itself to "default" and edits done.txt through fs/write_text_file
+  no-plan      offers only "code" and "yolo" modes (no read-only mode)
+  stream       streams chunks for a long time until session/cancel; a pending permission meanwhile
+  slow-edit    switch-mode, but after the allow it waits for a file named `go` before it edits
+  rows         one reply with a read tool call, a diff edit call and a failed call (for transcript rows)
+  config-mode  offers its modes as a config option (category "mode") instead of session modes
+
+Every request the agent receives and every answer it gets is appended as a JSON line to the file
+named by FAKE_AGENT_LOG (when set), so tests can assert what the agent saw.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from acp import (
+    PROTOCOL_VERSION,
+    Agent,
+    InitializeResponse,
+    NewSessionResponse,
+    PromptResponse,
+    run_agent,
+    start_tool_call,
+    text_block,
+    tool_content,
+    tool_diff_content,
+    update_agent_message_text,
+    update_tool_call,
+)
+from acp.helpers import update_current_mode
+from acp.schema import (
+    AgentCapabilities,
+    PermissionOption,
+    SessionConfigOptionSelect,
+    SessionConfigSelectOption,
+    SessionMode,
+    SessionModeState,
+    SetSessionConfigOptionResponse,
+    SetSessionModeResponse,
+    ToolCallLocation,
+    ToolCallUpdate,
+)
+
+PLAN = """# Add a greeting
+
+## Goal
+Say hello.
+
+## Steps
+- [ ] Write done.txt
+- [ ] Tell the user
+
+## Verification
+cat done.txt
+"""
+
+CLAUDE_OPTIONS = [
+    PermissionOption(option_id="acceptEdits", name="Yes, and auto-accept edits", kind="allow_always"),
+    PermissionOption(option_id="default", name="Yes, and manually approve edits", kind="allow_once"),
+    PermissionOption(option_id="plan", name="No, keep planning", kind="reject_once"),
+]
+EDIT_OPTIONS = [
+    PermissionOption(option_id="allow", name="Allow", kind="allow_once"),
+    PermissionOption(option_id="reject", name="Reject", kind="reject_once"),
+]
+
+
+def log(record: dict[str, Any]) -> None:
+    path = os.environ.get("FAKE_AGENT_LOG")
+    if path:
+        with open(path, "a", encoding="utf-8") as fh:
+            fh.write(json.dumps(record, default=str) + "\n")
+
+
+class FakeAgent(Agent):
+    def __init__(self, scenario: str) -> None:
+        self.scenario = scenario
+        self.conn: Any = None
+        self.mode = "default"
+        self.cwd = Path.cwd()
+        self.cancelled = asyncio.Event()
+        self.session_id = "fake-session-1"
+        self.sessions = 0
+
+    def on_connect(self, conn: Any) -> None:
+        self.conn = conn
+
+    async def initialize(
+        self, protocol_version: int, client_capabilities: Any = None, client_info: Any = None, **kw: Any
+    ) -> InitializeResponse:
+        log(
+            {
+                "method": "initialize",
+                "fs": client_capabilities.fs.model_dump() if client_capabilities else None,
+            }
+        )
+        return InitializeResponse(protocol_version=PROTOCOL_VERSION, agent_capabilities=AgentCapabilities())
+
+    def _modes(self) -> SessionModeState | None:
+        if self.scenario == "no-plan":
+            ids = [("code", "Code"), ("yolo", "YOLO")]
+        elif self.scenario == "config-mode":
+            return None
+        else:
+            ids = [("default", "Default"), ("plan", "Plan Mode"), ("acceptEdits", "Accept Edits")]
+        if self.mode not in {i for i, _ in ids}:
+            self.mode = ids[0][0]
+        return SessionModeState(
+            current_mode_id=self.mode, available_modes=[SessionMode(id=i, name=n) for i, n in ids]
+        )
+
+    def _config(self) -> list[Any] | None:
+        if self.scenario != "config-mode":
+            return None
+        return [
+            SessionConfigOptionSelect(
+                id="mode",
+                name="Mode",
+                category="mode",
+                type="select",
+                current_value=self.mode,
+                options=[
+                    SessionConfigSelectOption(value="agent", name="Agent"),
+                    SessionConfigSelectOption(value="read-only", name="Read-only"),
+                ],
+            )
+        ]
+
+    async def new_session(self, cwd: str, mcp_servers: Any = None, **kw: Any) -> NewSessionResponse:
+        self.sessions += 1
+        self.session_id = f"fake-session-{self.sessions}"
+        self.cwd = Path(cwd)
+        if self.scenario == "config-mode":
+            self.mode = "agent"
+        log({"method": "session/new", "cwd": cwd, "meta": kw, "session": self.session_id})
+        return NewSessionResponse(
+            session_id=self.session_id, modes=self._modes(), config_options=self._config()
+        )
+
+    async def set_session_mode(self, mode_id: str, session_id: str, **kw: Any) -> SetSessionModeResponse:
+        log({"method": "session/set_mode", "mode": mode_id})
+        self.mode = mode_id
+        await self.conn.session_update(session_id=session_id, update=update_current_mode(mode_id))
+        return SetSessionModeResponse()
+
+    async def set_config_option(
+        self, config_id: str, session_id: str, value: Any, **kw: Any
+    ) -> SetSessionConfigOptionResponse:
+        log({"method": "session/set_config_option", "config": config_id, "value": value})
+        self.mode = value
+        return SetSessionConfigOptionResponse(config_options=self._config())
+
+    async def cancel(self, session_id: str, **kw: Any) -> None:
+        log({"method": "session/cancel"})
+        self.cancelled.set()
+
+    async def say(self, text: str) -> None:
+        await self.conn.session_update(session_id=self.session_id, update=update_agent_message_text(text))
+
+    async def prompt(self, prompt: list[Any], session_id: str, **kw: Any) -> PromptResponse:
+        text = "".join(getattr(block, "text", "") for block in prompt)
+        log({"method": "session/prompt", "text": text, "mode": self.mode, "session": session_id})
+        self.cancelled.clear()
+        handler = getattr(self, "turn_" + self.scenario.replace("-", "_"))
+        stop = await handler(text)
+        log({"method": "prompt-end", "stop": stop})
+        return PromptResponse(stop_reason=stop)
+
+    # ---------------------------------------------------------------- scenarios
+
+    async def turn_fs_write(self, text: str) -> str:
+        await self.say("Looking around. ")
+        try:
+            await self.conn.write_text_file(
+                session_id=self.session_id, path=str(self.cwd / "src.txt"), content="changed\n"
+            )
+            log({"event": "write-src", "result": "ok"})
+        except Exception as exc:  # the RequestError planview answers with
+            log(
+                {
+                    "event": "write-src",
+                    "result": "error",
+                    "message": str(exc),
+                    "data": getattr(exc, "data", None),
+                }
+            )
+        plan_path = self.cwd / ".planview" / "plans" / "fake-plan.md"
+        try:
+            await self.conn.write_text_file(session_id=self.session_id, path=str(plan_path), content=PLAN)
+            log({"event": "write-plan", "result": "ok"})
+        except Exception as exc:
+            log({"event": "write-plan", "result": "error", "message": str(exc)})
+        await self.say("Plan written.")
+        return "end_turn"
+
+    async def turn_disk_write(self, text: str) -> str:
+        await self.say("Planning quietly... ")
+        (self.cwd / "breach.txt").write_text("written behind the client's back\n")
+        log({"event": "disk-write"})
+        for _ in range(200):  # keep going until planview cancels
+            if self.cancelled.is_set():
+                return "cancelled"
+            await self.say(".")
+            await asyncio.sleep(0.05)
+        return "end_turn"
+
+    async def turn_switch_mode(self, text: str) -> str:
+        if self.mode == "plan" and "Carry out" not in text:
+            await self.say("Here is my plan.")
+            await self.conn.session_update(
+                session_id=self.session_id,
+                update=start_tool_call("toolu_plan", "Ready to code?", kind="switch_mode", status="pending"),
+            )
+            answer = await self.conn.request_permission(
+                session_id=self.session_id,
+                tool_call=ToolCallUpdate(
+                    tool_call_id="toolu_plan",
+                    title="Ready to code?",
+                    kind="switch_mode",
+                    raw_input={"plan": PLAN},
+                    content=[tool_content(text_block(PLAN))],
+                ),
+                options=CLAUDE_OPTIONS,
+            )
+            outcome = answer.outcome.model_dump(by_alias=True)
+            log({"event": "exit-plan-answer", "outcome": outcome})
+            if outcome.get("outcome") == "selected" and outcome.get("optionId") in ("default", "acceptEdits"):
+                self.mode = outcome["optionId"]
+                await self.conn.session_update(
+                    session_id=self.session_id, update=update_current_mode(self.mode)
+                )
+                await self.conn.session_update(
+                    session_id=self.session_id, update=update_tool_call("toolu_plan", status="completed")
+                )
+                if self.cancelled.is_set():
+                    return "cancelled"
+                await self._edit()
+            else:
+                await self.conn.session_update(
+                    session_id=self.session_id, update=update_tool_call("toolu_plan", status="failed")
+                )
+                if self.cancelled.is_set():
+                    return "cancelled"
+            return "end_turn"
+        await self._edit()
+        return "end_turn"
+
+    async def turn_slow_edit(self, text: str) -> str:
+        return await self.turn_switch_mode(text)
+
+    async def _edit(self) -> None:
+        if self.scenario == "slow-edit":
+            for _ in range(400):
+                if (self.cwd / "go").exists():
+                    break
+                await asyncio.sleep(0.025)
+        target = str(self.cwd / "done.txt")
+        await self.conn.session_update(
+            session_id=self.session_id,
+            update=start_tool_call(
+                "edit-1",
+                "Write done.txt",
+                kind="edit",
+                status="pending",
+                locations=[ToolCallLocation(path=target)],
+            ),
+        )
+        answer = await self.conn.request_permission(
+            session_id=self.session_id,
+            tool_call=ToolCallUpdate(
+                tool_call_id="edit-1", title="Write done.txt", kind="edit", raw_input={"file_path": target}
+            ),
+            options=EDIT_OPTIONS,
+        )
+        outcome = answer.outcome.model_dump(by_alias=True)
+        log({"event": "edit-answer", "outcome": outcome})
+        if outcome.get("optionId") != "allow":
+            await self.conn.session_update(
+                session_id=self.session_id, update=update_tool_call("edit-1", status="failed")
+            )
+            return
+        try:
+            await self.conn.write_text_file(session_id=self.session_id, path=target, content="hello\n")
+            log({"event": "edit-write", "result": "ok"})
+        except Exception as exc:
+            log({"event": "edit-write", "result": "error", "message": str(exc)})
+            await self.conn.session_update(
+                session_id=self.session_id, update=update_tool_call("edit-1", status="failed")
+            )
+            return
+        await self.conn.session_update(
+            session_id=self.session_id,
+            update=update_tool_call(
+                "edit-1", status="completed", content=[tool_diff_content(target, "hello\n", None)]
+            ),
+        )
+        await self.say("Done.")
+
+    async def turn_no_plan(self, text: str) -> str:
+        await self.say("I have no plan mode.")
+        return "end_turn"
+
+    async def turn_config_mode(self, text: str) -> str:
+        await self.say(f"mode is {self.mode}")
+        return "end_turn"
+
+    async def turn_stream(self, text: str) -> str:
+        await self.say("Starting a long answer. ")
+        asking = asyncio.create_task(
+            self.conn.request_permission(
+                session_id=self.session_id,
+                tool_call=ToolCallUpdate(tool_call_id="slow-1", title="Read notes", kind="read"),
+                options=EDIT_OPTIONS,
+            )
+        )
+        asking.add_done_callback(
+            lambda t: (
+                log({"event": "stream-permission", "outcome": t.result().outcome.model_dump(by_alias=True)})
+                if not t.cancelled() and t.exception() is None
+                else None
+            )
+        )
+        for i in range(2000):
+            if self.cancelled.is_set():
+                await asyncio.sleep(0.05)  # let the permission answer arrive
+                return "cancelled"
+            await self.say(f"chunk {i} ")
+            await asyncio.sleep(0.02)
+        return "end_turn"
+
+    async def turn_rows(self, text: str) -> str:
+        await self.say("Reading **README**.")
+        readme = str(self.cwd / "README.md")
+        await self.conn.session_update(
+            session_id=self.session_id,
+            update=start_tool_call(
+                "read-1",
+                "Read README.md",
+                kind="read",
+                status="in_progress",
+                locations=[ToolCallLocation(path=readme)],
+            ),
+        )
+        await self.conn.session_update(
+            session_id=self.session_id,
+            update=update_tool_call(
+                "read-1", status="completed", content=[tool_content(text_block("line one\nline two"))]
+            ),
+        )
+        await self.conn.session_update(
+            session_id=self.session_id,
+            update=start_tool_call("edit-9", "Edit greet.py", kind="edit", status="pending"),
+        )
+        await self.conn.session_update(
+            session_id=self.session_id,
+            update=update_tool_call(
+                "edit-9",
+                status="completed",
+                content=[tool_diff_content(str(self.cwd / "greet.py"), "print('hi')\n", "print('hello')\n")],
+            ),
+        )
+        await self.conn.session_update(
+            session_id=self.session_id,
+            update=start_tool_call("run-1", "Run tests", kind="execute", status="in_progress"),
+        )
+        await self.conn.session_update(
+            session_id=self.session_id,
+            update=update_tool_call("run-1", status="failed", content=[tool_content(text_block("1 failed"))]),
+        )
+        await self.say("All done.")
+        return "end_turn"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--scenario", required=True)
+    args = parser.parse_args()
+    print(f"fake agent {args.scenario} starting", file=sys.stderr)
+    asyncio.run(run_agent(FakeAgent(args.scenario)))
+
+
+if __name__ == "__main__":
+    main()
