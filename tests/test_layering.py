@@ -69,6 +69,7 @@ def probe(*packages: str) -> dict:
         "planview.session",
         "planview.claude",
         "planview.web",
+        "planview.agents",
     ],
 )
 def test_pure_layer_never_imports_textual(package):

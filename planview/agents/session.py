@@ -485,10 +485,13 @@ class AcpSession(Session):
             return self._refuse(state, options, self._plan_refusal(decision.reason))
         if perm.is_exit_plan(state.kind, state.title, self.profile.exit_plan_titles):
             return self._answer(options, perm.ALLOW_KINDS)  # already executing: nothing to review
-        if state.kind not in perm.READ_KINDS:
-            pinned = dispatch.check_pin(self)
-            if pinned is not None:
-                return self._refuse(state, options, pinned, replan=True)
+        if state.kind in perm.READ_KINDS:
+            return self._answer(
+                options, perm.ALLOW_KINDS
+            )  # reading needs no question, as for planview's own agent
+        pinned = dispatch.check_pin(self)
+        if pinned is not None:
+            return self._refuse(state, options, pinned, replan=True)
         if self.ui is None:
             return self._answer(options, perm.ALLOW_KINDS)  # headless execute mode runs what it asks
         return await self._waited(self._ask_user(state, options))

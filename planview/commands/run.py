@@ -93,7 +93,7 @@ def run_command(args: argparse.Namespace) -> int:
 
         saved = saved_provider(store.home, resume)  # no such session: one clear line
         name, model, script = saved_provider_args(saved, name, model, script)
-    from planview.agents.session import agent_spec, build
+    from planview.agents.profiles import agent_spec
 
     agent = agent_spec(
         args.agent, saved, config, explicit=args.provider is not None or args.script is not None
@@ -107,6 +107,8 @@ def run_command(args: argparse.Namespace) -> int:
         "mcp_servers": config.mcp_servers,
     }
     if agent is not None:  # an ACP agent runs the turn; everything else about the run is the same
+        from planview.agents.session import build
+
         session = build(agent, plan_mode=args.plan, resume=resume, **common)
     else:
         common["provider"] = make_provider(name, model, script, config)

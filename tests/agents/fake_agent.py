@@ -325,7 +325,7 @@ class FakeAgent(Agent):
         asking = asyncio.create_task(
             self.conn.request_permission(
                 session_id=self.session_id,
-                tool_call=ToolCallUpdate(tool_call_id="slow-1", title="Read notes", kind="read"),
+                tool_call=ToolCallUpdate(tool_call_id="slow-1", title="Edit notes.txt", kind="edit"),
                 options=EDIT_OPTIONS,
             )
         )

@@ -1,0 +1,144 @@
+"""`planview run --plan --agent "python fake_agent.py …" "task"`: each fake agent headless, and the
+same `planview approve PATH` hand-off as planview's own agent."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from planview.cli import main
+
+
+def run(*argv: str) -> int:
+    return main(["run", *argv])
+
+
+def test_switch_mode_agent_hands_off_to_planview_approve_then_resumes(
+    project: Path, agent_cmd: Any, agent_log: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run("--plan", "--agent", agent_cmd("switch-mode"), "add a greeting") == 0
+    out = capsys.readouterr().out
+    plan = next((project / ".planview" / "plans").glob("*.md"))
+    rel = plan.relative_to(project).as_posix()
+    assert out.splitlines()[0].startswith(
+        "planview run · ACP: python fake_agent.py --scenario switch-mode · plan mode"
+    )
+    assert f"✗ waiting for approval: planview approve {rel}" in out
+    assert f"Approve it with:   planview approve {rel}" in out
+    session_id = out.split("planview run --resume ")[-1].split()[0]
+    assert agent_log.find(event="exit-plan-answer")[0]["outcome"]["optionId"] == "plan"  # not approved here
+    assert not (project / "done.txt").exists()
+
+    # Resuming before the approval says what to do.
+    assert run("--resume") == 2
+    assert f"is not approved yet: run `planview approve {rel}` first" in capsys.readouterr().err
+
+    assert main(["approve", rel]) == 0
+    capsys.readouterr()
+    assert run("--resume", session_id) == 0  # the saved session remembers which agent it ran
+    out = capsys.readouterr().out
+    assert "execute mode" in out.splitlines()[0]
+    assert (project / "done.txt").read_text() == "hello\n"
+    prompt = agent_log.find(method="session/prompt")[-1]["text"]
+    assert (
+        prompt.startswith(f"The user approved this plan ({rel}); carry it out")
+        and "# Add a greeting" in prompt
+    )
+
+
+def test_fs_write_agent_is_refused_and_its_plan_file_goes_to_review(
+    project: Path, agent_cmd: Any, agent_log: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run("--plan", "--agent", agent_cmd("fs-write"), "plan it") == 0
+    out = capsys.readouterr().out
+    assert "▸ write src.txt" in out and "✗ plan mode is read-only: src.txt was not written" in out
+    assert "Approve it with:   planview approve .planview/plans/fake-plan.md" in out
+    assert not (project / "src.txt").exists()
+
+
+def test_disk_write_agent_is_a_breach_naming_the_file(
+    project: Path, agent_cmd: Any, agent_log: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run("--plan", "--agent", agent_cmd("disk-write"), "plan it") == 2
+    err = capsys.readouterr().err
+    assert err.startswith("planview: Plan-mode breach:") and "changed breach.txt while planning" in err
+    assert "+++ b/breach.txt" in err
+
+
+def test_agent_without_plan_mode_is_refused_with_a_clear_message(
+    project: Path, agent_cmd: Any, agent_log: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run("--plan", "--agent", agent_cmd("no-plan"), "plan it") == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "has no plan or read-only mode" in err[0] and "run without --plan" in err[0]
+
+
+def test_json_events_are_the_same_shape_as_planviews_own_agent(
+    project: Path, agent_cmd: Any, agent_log: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert run("--json", "--agent", agent_cmd("rows"), "go") == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    kinds = [line["type"] for line in lines]
+    assert kinds[0] == "session" and lines[0]["provider"] == "ACP: python fake_agent.py --scenario rows"
+    assert {"text_delta", "tool_started", "tool_finished", "turn_ended"} <= set(kinds)
+    finished = {line["call_id"]: line for line in lines if line["type"] == "tool_finished"}
+    assert finished["read-1"]["result"] == "line one\nline two" and not finished["read-1"]["error"]
+    assert (
+        "-print('hello')" in finished["edit-9"]["result"] and "+print('hi')" in finished["edit-9"]["result"]
+    )
+    assert finished["run-1"]["error"] is True
+
+
+def test_long_turn_is_cancelled_with_ctrl_c(project: Path, agent_cmd: Any, tmp_path: Path) -> None:
+    """A real process: SIGINT while the fake agent streams ends the run and the agent."""
+    import os
+    import signal
+    import time
+
+    log = tmp_path / "agent.jsonl"
+    env = {**os.environ, "FAKE_AGENT_LOG": str(log)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "planview", "run", "--agent", agent_cmd("stream"), "talk"],
+        cwd=project,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and (not log.exists() or "session/prompt" not in log.read_text()):
+        time.sleep(0.05)
+    time.sleep(0.3)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=20)
+    assert "chunk 0" in out
+    assert proc.returncode in (0, 130)
+
+
+def test_unknown_agent_binary_is_one_line(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("--agent", "no-such-agent-binary --acp", "x") == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [
+        "planview: no-such-agent-binary is not installed: check the command 'no-such-agent-binary' (it is not "
+        "on PATH) or use one of: gemini, claude, codex, goose, opencode"
+    ]
+
+
+def test_agent_and_provider_flags_do_not_mix(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert run("--agent", "gemini", "--provider", "openai", "x") == 2
+    assert "cannot be combined with --provider or --script" in capsys.readouterr().err
+
+
+def test_config_agent_command_is_used(
+    project: Path, agent_cmd: Any, agent_log: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = project / ".planview" / "config.toml"
+    config.parent.mkdir(exist_ok=True)
+    config.write_text(f"[agent]\ncommand = {json.dumps(agent_cmd('no-plan'))}\n")
+    assert run("hello") == 0
+    assert "I have no plan mode." in capsys.readouterr().out
