@@ -617,7 +617,8 @@ class AcpSession(Session):
                 return None
             if self._watcher is not None:
                 await self._watcher.stop()  # executing from here on: the agent may write
-            self.approve(path, decision.canonical_sha256)
+            channel = f"{decision.channel} ({self.profile.label})" if decision.channel else self.profile.label
+            self.approve(path, decision.canonical_sha256, channel)
             self.seed_steps(extract_steps(current).steps)
             return decision
         if isinstance(decision, Refine):

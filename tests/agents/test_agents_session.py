@@ -58,7 +58,7 @@ async def run_turn(session: AcpSession, text: str = "do the task", timeout: floa
     try:
         await asyncio.wait_for(session.send(text), timeout)
     finally:
-        await session.aclose()
+        await session.close()
 
 
 FAKE = Path(__file__).with_name("fake_agent.py")
@@ -133,6 +133,11 @@ async def test_switch_mode_with_a_plan_opens_review_records_approval_and_allows(
     assert ui.reviews and ui.reviews[0].plan_path == plan
     status = Approvals(project / ".planview", project).status(plan)
     assert status.state == "approved"
+    import json
+
+    events = [json.loads(line) for line in (project / ".planview" / "ledger.jsonl").read_text().splitlines()]
+    assert events[-1]["type"] == "approved"
+    assert events[-1]["channel"] == "ACP: python fake_agent.py --scenario switch-mode"
     # the agent received the allow option planview prefers (allow_once: it keeps asking, so the pin is checked)
     answer = agent_log.find(event="exit-plan-answer")[0]["outcome"]
     assert answer == {"outcome": "selected", "optionId": "default", "_meta": None}
@@ -207,7 +212,7 @@ async def test_cancel_sends_session_cancel_and_answers_pending_permissions_cance
     assert len(rec.of(ev.TextDelta)) >= 5, "the agent streams"
     session.cancel()
     await asyncio.wait_for(turn, 10)
-    await session.aclose()
+    await session.close()
     assert rec.ended.reason == "cancelled"
     assert agent_log.find(method="session/cancel")
     assert agent_log.find(method="prompt-end")[0]["stop"] == "cancelled"
@@ -229,7 +234,7 @@ async def test_execute_pin_refuses_an_edit_after_the_plan_changed(project: Path,
     )  # the plan changes after approval
     (project / "go").write_text("")
     await asyncio.wait_for(turn, 20)
-    await session.aclose()
+    await session.close()
     assert agent_log.find(event="edit-answer")[0]["outcome"]["optionId"] == "reject"
     assert not (project / "done.txt").exists()
     assert session.mode == "plan"
