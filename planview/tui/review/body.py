@@ -13,6 +13,7 @@ when it is shorter than the view, blank space is allowed after it.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass
 from time import perf_counter
 from typing import Literal
@@ -24,6 +25,7 @@ from textual.geometry import Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
+from textual.widget import Widget
 
 from planview.plan.document import PlanDocument
 from planview.tui.review.render import GUTTER, RenderTheme, SectionRenderer
@@ -32,9 +34,27 @@ Keep = Literal["source", "section", "top"]
 
 # Layout is progressive: what the first screen needs is rendered at once (within FIRST_BUDGET
 # seconds at least), the rest in CHUNK-second slices between frames, so a 10,000-line plan paints
-# as fast as a short one and keys stay responsive while the tail is laid out.
+# as fast as a short one and keys stay responsive while the tail is laid out. The slices start
+# only after the first frame is on the terminal (see `after_first_frame`).
 FIRST_BUDGET = 0.05
 CHUNK = 0.04
+
+
+def after_first_frame(widget: Widget, callback: Callable[[], object]) -> None:
+    """Run `callback` once a frame showing `widget` has really been written to the terminal.
+
+    Textual drops every frame drawn while the app is still in its start-up batch, and callbacks
+    queued with call_after_refresh run inside that batch too, so work queued from on_mount would
+    delay the first visible frame. The app serves its own message queue only after the batch:
+    from there, a refresh and then a call_after_refresh land after a frame that is really drawn.
+    """
+
+    def queued() -> None:
+        if widget.is_attached:
+            widget.refresh()
+            widget.call_after_refresh(callback)
+
+    widget.app.call_later(queued)
 
 
 @dataclass(frozen=True)
@@ -98,14 +118,21 @@ class PlanBody(ScrollView, can_focus=True):
         self._width = 0  # the render width the lines were laid out for (without the gutter)
         self._done = 0  # sections of `document` laid out so far (in order)
         self._first_lines: list[int] = []  # each section's first source line, for source anchors
-        self._generation = 0  # bumped by every new layout; stale continuations stop
         self._pending: Keep | None = None
         self._pending_anchor: tuple[int, int] | _SectionAnchor | None = None
+        # A partial document holds only the plan's leading sections (a long plan's first screens,
+        # parsed before the rest); `more` is called when the body needs what lies beyond them and
+        # answers by calling `adopt` with the whole document.
+        self.partial = False
+        self.more: Callable[[], None] | None = None
+        self._source_lines = 0  # the whole plan's source lines (known before its sections are)
+        self._continuing = False  # a layout slice is scheduled
+        self._first_frame = False  # a frame has been drawn for real: slices may run
 
     # -- state the screen and the tests read --------------------------------------------------
     @property
     def layout_complete(self) -> bool:
-        return self.document is None or self._done >= len(self.document.sections)
+        return self.document is None or (not self.partial and self._done >= len(self.document.sections))
 
     @property
     def total_lines(self) -> int:
@@ -114,8 +141,11 @@ class PlanBody(ScrollView, can_focus=True):
             return len(self._strips)
         assert self.document is not None
         sections = self.document.sections
-        rest = sections[-1].end - sections[self._done].start + 1 + (len(sections) - self._done)
-        return len(self._strips) + rest
+        if self._done < len(sections):
+            rest = self._source_lines - sections[self._done].start + 1 + (len(sections) - self._done)
+        else:  # a partial document, all laid out: the rest is not parsed yet
+            rest = self._source_lines - (sections[-1].end if sections else 0)
+        return len(self._strips) + max(0, rest)
 
     @property
     def viewport_height(self) -> int:
@@ -159,17 +189,57 @@ class PlanBody(ScrollView, can_focus=True):
         return "".join(s.text for s in self._strips[line]) if 0 <= line < len(self._strips) else ""
 
     # -- content ------------------------------------------------------------------------------
-    def show(self, document: PlanDocument, changed: frozenset[int], keep: Keep = "top") -> None:
-        """Display `document`; `keep` says how to hold the reading position across the change."""
+    def show(
+        self,
+        document: PlanDocument,
+        changed: frozenset[int],
+        keep: Keep = "top",
+        *,
+        partial_of: int | None = None,
+    ) -> None:
+        """Display `document`; `keep` says how to hold the reading position across the change.
+
+        `partial_of`: `document` holds only the leading sections of a plan of that many source
+        lines; the rest comes through `more` / `adopt`.
+        """
         anchor = self._capture(keep) if self.document is not None and self._strips else None
         self.document = document
         self.changed = changed
+        self.partial = partial_of is not None
+        sections = document.sections
+        self._source_lines = partial_of if partial_of is not None else (sections[-1].end if sections else 0)
         if self._width > 0:
             self._layout(self._width)
             self._restore(keep, anchor)
         else:
             self._pending, self._pending_anchor = keep, anchor
         self.refresh()
+
+    def adopt(self, document: PlanDocument, changed: frozenset[int]) -> None:
+        """Replace a partial document with the whole one; laid-out lines stay when they agree."""
+        old = self.document
+        done = self._done
+        same = (
+            old is not None
+            and self._width > 0
+            and len(document.sections) >= done
+            and all(
+                a.start == b.start and a.text == b.text and a.title == b.title
+                for a, b in zip(old.sections[:done], document.sections[:done], strict=True)
+            )
+        )
+        if not same:
+            self.show(document, changed, keep="source")
+            return
+        self.document = document
+        self.changed = changed
+        self.partial = False
+        self._source_lines = document.sections[-1].end if document.sections else 0
+        self._first_lines = [section.start for section in document.sections]
+        self._update_virtual_size()
+        self._schedule_layout()
+        self.refresh()
+        self.post_message(self.Moved())
 
     def set_theme(self, theme: RenderTheme) -> None:
         if theme == self.render_theme:
@@ -204,52 +274,80 @@ class PlanBody(ScrollView, can_focus=True):
     def _layout(self, width: int) -> None:
         """Start laying the document out at `width`: the first screenful now, the rest between frames."""
         assert self.document is not None
-        self._generation += 1
         self._strips, self._sources, self._starts, self._width, self._done = [], [], [], width, 0
         self._first_lines = [section.start for section in self.document.sections]
-        self._extend(lines=2 * self.viewport_height, deadline=perf_counter() + FIRST_BUDGET)
+        self._extend(lines=2 * self.viewport_height, deadline=perf_counter() + FIRST_BUDGET, wait=False)
         self._update_virtual_size()
-        if not self.layout_complete:
-            self.call_later(self._continue_layout, self._generation)
+        self._schedule_layout()
 
-    def _extend(self, *, lines: int = 0, sections: int = 0, deadline: float = 0.0) -> None:
-        """Lay out further sections until `lines` lines and `sections` sections exist and `deadline` passed."""
-        document = self.document
-        if document is None:
+    def _schedule_layout(self) -> None:
+        """Lay out the rest in slices between frames (once the first frame is really drawn)."""
+        if self.layout_complete or self._continuing:
             return
-        all_sections = document.sections
-        render = self.renderer.render
-        theme, width = self.render_theme, self._width
-        strips, sources, starts = self._strips, self._sources, self._starts
-        while self._done < len(all_sections) and (
-            len(strips) < lines or self._done < sections or perf_counter() < deadline
-        ):
-            section = all_sections[self._done]
-            rendered = render(section.text, width, theme)
-            starts.append(len(strips))
-            strips.extend(rendered.lines)
-            base = section.start
-            sources.extend(base + s for s in rendered.sources)
-            self._done += 1
+        if self.partial and self.document is not None and self._done >= len(self.document.sections):
+            return  # nothing to lay out until `adopt` brings the rest
+        self._continuing = True
+        if self._first_frame:
+            self.call_later(self._continue_layout)
+        else:
+            after_first_frame(self, self._first_frame_drawn)
 
-    def _continue_layout(self, generation: int) -> None:
-        if generation != self._generation or self.layout_complete:
+    def _first_frame_drawn(self) -> None:
+        self._first_frame = True
+        self._continue_layout()
+
+    def _extend(self, *, lines: int = 0, sections: int = 0, deadline: float = 0.0, wait: bool = True) -> None:
+        """Lay out further sections until `lines` lines and `sections` sections exist and `deadline` passed.
+
+        When a partial document runs out before `lines` / `sections` are reached, `wait` asks for
+        the whole document (`more`) and goes on with it: a jump always lands where it would in
+        the complete layout.
+        """
+        while True:
+            document = self.document
+            if document is None:
+                return
+            all_sections = document.sections
+            render = self.renderer.render
+            theme, width = self.render_theme, self._width
+            strips, sources, starts = self._strips, self._sources, self._starts
+            while self._done < len(all_sections) and (
+                len(strips) < lines or self._done < sections or perf_counter() < deadline
+            ):
+                section = all_sections[self._done]
+                rendered = render(section.text, width, theme)
+                starts.append(len(strips))
+                strips.extend(rendered.lines)
+                base = section.start
+                sources.extend(base + s for s in rendered.sources)
+                self._done += 1
+            short = len(strips) < lines or self._done < sections
+            if not (short and wait and self.partial and self.more is not None):
+                return
+            self.more()  # calls `adopt` (or `show`) with the whole document
+            if self.partial:
+                return
+
+    def _continue_layout(self) -> None:
+        self._continuing = False
+        if self.layout_complete:
             return
-        self._extend(sections=self._done + 1, deadline=perf_counter() + CHUNK)  # always progress
+        self._extend(sections=self._done + 1, deadline=perf_counter() + CHUNK, wait=False)  # always progress
         self._update_virtual_size()
         self.post_message(self.Moved())
-        if not self.layout_complete:
-            self.call_later(self._continue_layout, generation)
+        self._schedule_layout()
 
     def finish_layout(self) -> None:
         """Lay out everything now (G, or a jump past what is laid out)."""
+        if self.partial and self.more is not None:
+            self.more()
         if not self.layout_complete and self.document is not None:
             self._extend(sections=len(self.document.sections))
             self._update_virtual_size()
 
-    def _ensure_lines(self, count: int) -> None:
+    def _ensure_lines(self, count: int, wait: bool = True) -> None:
         if not self.layout_complete and len(self._strips) < count:
-            self._extend(lines=count)
+            self._extend(lines=count, wait=wait)
             self._update_virtual_size()
 
     def _ensure_sections(self, count: int) -> None:
@@ -392,7 +490,7 @@ class PlanBody(ScrollView, can_focus=True):
         base = self.rich_style
         index = self.top_line + y
         if index >= len(self._strips):
-            self._ensure_lines(index + 1)  # scrolled (wheel, scrollbar) past what is laid out yet
+            self._ensure_lines(index + 1, wait=False)  # scrolled (wheel, scrollbar) past what is laid out yet
         if index < len(self._strips):
             section = self.section_at(index)
             if section is not None and section in self.changed:

@@ -24,16 +24,25 @@ def percent(top: int, height: int, total: int) -> int:
     return min(99, max(1, round(100 * top / end)))
 
 
-def gauge_text(top: int, height: int, total: int) -> str:
-    """`lines 41–68 of 1,512 (3%)` for a view whose first visible line is `top` (0-based)."""
+LAYING_OUT = "laying out…"
+
+
+def gauge_text(top: int, height: int, total: int, known: bool = True) -> str:
+    """`lines 41–68 of 1,512 (3%)` for a view whose first visible line is `top` (0-based).
+
+    While a long plan is still being laid out (`known` false) the total is not known yet:
+    `lines 41–68, laying out…`.
+    """
     first = min(top + 1, total)
     last = min(top + max(1, height), total)
+    if not known:
+        return f"lines {first:,}–{last:,}, {LAYING_OUT}"
     return f"lines {first:,}–{last:,} of {total:,} ({percent(top, height, total)}%)"
 
 
-def gauge_short(top: int, height: int, total: int) -> str:
+def gauge_short(top: int, height: int, total: int, known: bool = True) -> str:
     """The gauge without the line range, for narrow rows."""
-    return f"{percent(top, height, total)}%"
+    return f"{percent(top, height, total)}%" if known else LAYING_OUT
 
 
 @dataclass(frozen=True)
@@ -51,15 +60,15 @@ class ScrollRow:
 
 
 def scroll_row(
-    section: str | None, changed: bool, top: int, height: int, total: int, width: int
+    section: str | None, changed: bool, top: int, height: int, total: int, width: int, known: bool = True
 ) -> ScrollRow:
     """Fit `§ <section> · changed` and the gauge into `width` columns (range dropped first)."""
     label = ""
     suffix = " · changed" if changed else ""
     if section is not None:
         label = f"§ {section}{suffix}"
-    full = gauge_text(top, height, total)
-    short = gauge_short(top, height, total)
+    full = gauge_text(top, height, total, known)
+    short = gauge_short(top, height, total, known)
     for gauge in (full, short):
         if not label and len(gauge) <= width:
             return ScrollRow("", gauge, width)

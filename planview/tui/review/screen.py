@@ -11,12 +11,16 @@ The screen resolves with `Approved(plan, canonical_sha256)`, `Refine(text)` or `
 from __future__ import annotations
 
 import asyncio
+import threading
+from concurrent.futures import Future
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -28,14 +32,48 @@ from planview.plan.document import PlanDocument, parse_plan
 from planview.plan.reviews import ReviewBaselines
 from planview.plan.store import PlanNotFoundError, planview_home, read_plan_text
 from planview.tui.review import gauge, hints, rows
-from planview.tui.review.body import PlanBody, theme_from_variables
+from planview.tui.review.body import PlanBody, after_first_frame, theme_from_variables
 from planview.tui.review.editor import RefineEditor
-from planview.tui.review.keys import KeysHelp
 from planview.tui.review.render import clean_text
 from planview.tui.review.text import is_empty_plan, plan_label
 from planview.tui.styles import stylesheet
 
 _ROW_PADDING = 2  # the rows have one column of padding on each side (review.tcss)
+
+# A plan longer than this opens with only its first PREFIX_LINES lines parsed, so the first screen
+# costs the same for any length. The whole-document work (parse, canonical hash, changed-section
+# diff against the last review) runs in a thread once that screen is drawn; whatever needs it
+# sooner (a jump past the parsed part, approve, a reload) waits for it.
+PREFIX_LINES = 400
+
+
+@dataclass(frozen=True)
+class _Loaded:
+    """The whole-document work for `text`, done off the event loop."""
+
+    text: str
+    document: PlanDocument
+    sha: str
+    baseline: str | None
+    diff: SectionDiff | None
+
+
+class _LoadDone(Message):
+    """The loading thread finished (posted from that thread)."""
+
+
+def _head(text: str, lines: int) -> str | None:
+    """The first `lines` lines of `text` (with their newline), or None when it has no more than that."""
+    end = -1
+    for _ in range(lines):
+        end = text.find("\n", end + 1)
+        if end < 0:
+            return None
+    return text[: end + 1] if end + 1 < len(text) else None
+
+
+def _count_lines(text: str) -> int:
+    return text.count("\n") + (0 if text.endswith("\n") else 1)
 
 
 class ReviewScreen(Screen[ReviewDecision]):
@@ -82,6 +120,8 @@ class ReviewScreen(Screen[ReviewDecision]):
         self._variables: dict[str, str] = {}  # the theme's resolved colours
         self._has_decided = False  # a decision was made: no more reloads
         self._web = None  # the browser review `w` opened (a planview.web ReviewServer), while it runs
+        # A long plan's whole-document work: (text, the thread's result once it runs) until applied.
+        self._loading: tuple[str, Future[_Loaded] | None] | None = None
 
     # -- layout -------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -112,6 +152,10 @@ class ReviewScreen(Screen[ReviewDecision]):
         self._baselines = ReviewBaselines(home) if home is not None else None
         self._load_first()
         if self._watch:
+            after_first_frame(self, self._start_watching)  # watchfiles' import and thread start wait too
+
+    def _start_watching(self) -> None:
+        if self.is_attached and not self._has_decided:
             self._watch_plan()
 
     def _apply_theme(self) -> None:
@@ -125,18 +169,93 @@ class ReviewScreen(Screen[ReviewDecision]):
 
     # -- loading ------------------------------------------------------------------------------
     def _load_first(self) -> None:
+        text = self._read_or_flag()
+        head = _head(text, PREFIX_LINES) if text is not None else None
+        if text is not None and head is not None and not is_empty_plan(text):
+            self._show_head(text, head)
+            return
         # What the previous review showed (also when the file is missing now and comes back later).
         self._marker_baseline = self._baselines.load(self.plan_path) if self._baselines else None
-        text = self._read_or_flag()
         if text is None:
             return
         self._seen_sha, self._seen_text = canonical_sha256(text), text
         self._show_text(text, keep="top")
 
+    def _show_head(self, text: str, head: str) -> None:
+        """Show a long plan's first screens from its first lines; the rest follows (`_finish_loading`)."""
+        document = parse_plan(head)
+        if len(document.sections) > 1:  # the last one may be cut short by the prefix
+            document = replace(document, sections=document.sections[:-1])
+        self.text = text
+        self.document = document
+        self.empty = False
+        self.diff = None
+        self._loading = (text, None)
+        body = self.body
+        body.empty_message = "This plan is empty"
+        body.more = self._finish_loading
+        body.show(document, frozenset(), keep="top", partial_of=_count_lines(text))
+        after_first_frame(self, self._start_loading)
+        self._update_rows()
+
+    def _load(self, text: str) -> _Loaded:
+        """The whole-document work (runs in the loading thread, or inline when needed at once)."""
+        baseline = self._baselines.load(self.plan_path) if self._baselines else None
+        document = parse_plan(text)
+        diff = changed_sections(baseline, text) if baseline is not None else None
+        return _Loaded(text, document, canonical_sha256(text), baseline, diff)
+
+    def _start_loading(self) -> None:
+        if self._loading is None or self._loading[1] is not None:
+            return
+        text = self._loading[0]
+        future: Future[_Loaded] = Future()
+        self._loading = (text, future)
+
+        def run() -> None:
+            try:
+                future.set_result(self._load(text))
+            except BaseException as exc:  # handed to the event loop by future.result()
+                future.set_exception(exc)
+            try:
+                self.post_message(_LoadDone())
+            except RuntimeError:  # the app has closed its event loop meanwhile
+                pass
+
+        threading.Thread(target=run, name="planview-review-load", daemon=True).start()
+
+    @on(_LoadDone)
+    def _on_load_done(self) -> None:
+        self._finish_loading()
+
+    def _finish_loading(self) -> None:
+        """Apply the whole-document work now (waiting for the thread, or doing it here)."""
+        if self._loading is None:
+            return
+        text, future = self._loading
+        loaded = future.result() if future is not None else self._load(text)
+        self._loading = None
+        self.body.more = None
+        if text != self.text:
+            return
+        self._marker_baseline = loaded.baseline
+        self._seen_sha, self._seen_text = loaded.sha, text
+        self.document = loaded.document
+        self.diff = loaded.diff
+        changed = (
+            frozenset(c.index for c in loaded.diff.changes if c.status != "unchanged")
+            if loaded.diff is not None
+            else frozenset()
+        )
+        self.body.adopt(loaded.document, changed)
+        self._schedule_baseline_save(text)
+        self._update_rows()
+
     def reload_from_disk(self) -> bool:
         """Read the plan again (the watcher calls this; so can tests). True when the view changed."""
         if self._has_decided or not self.is_attached:
             return False
+        self._finish_loading()
         was_vanished = self.vanished
         text = self._read_or_flag()
         if text is None:
@@ -169,10 +288,13 @@ class ReviewScreen(Screen[ReviewDecision]):
             changed = frozenset(c.index for c in self.diff.changes if c.status != "unchanged")
         self.body.empty_message = "This plan is empty"
         self.body.show(parse_plan("") if self.empty else self.document, changed, keep=keep)  # type: ignore[arg-type]
-        if self._baselines is not None and self._unsaved is None:
-            self.call_after_refresh(self._save_baseline)  # after the paint: an fsync is not worth a frame
-        self._unsaved = text
+        self._schedule_baseline_save(text)
         self._update_rows()
+
+    def _schedule_baseline_save(self, text: str) -> None:
+        if self._baselines is not None and self._unsaved is None:
+            after_first_frame(self, self._save_baseline)  # after the paint: an fsync is not worth a frame
+        self._unsaved = text
 
     def _save_baseline(self) -> None:
         """Remember what this review shows as the baseline for the next review of the plan."""
@@ -187,6 +309,8 @@ class ReviewScreen(Screen[ReviewDecision]):
             )
 
     def on_unmount(self) -> None:
+        if self._loading is not None:  # closed before the long plan's load finished: what it showed
+            self._unsaved = self._loading[0]
         self._save_baseline()  # a save still waiting for a refresh when the screen closes
         if self._web is not None:
             self._web.close("the terminal review closed")
@@ -268,7 +392,7 @@ class ReviewScreen(Screen[ReviewDecision]):
     @property
     def gauge_text(self) -> str:
         body = self.body
-        return gauge.gauge_text(body.top_line, body.viewport_height, body.total_lines)
+        return gauge.gauge_text(body.top_line, body.viewport_height, body.total_lines, body.layout_complete)
 
     @property
     def scroll_row_text(self) -> str:
@@ -283,7 +407,13 @@ class ReviewScreen(Screen[ReviewDecision]):
             label = clean_text(title) if title else "Preamble"
         changed = index is not None and index in body.changed
         return gauge.scroll_row(
-            label, changed, body.top_line, body.viewport_height, body.total_lines, self._row_width()
+            label,
+            changed,
+            body.top_line,
+            body.viewport_height,
+            body.total_lines,
+            self._row_width(),
+            body.layout_complete,
         )
 
     @property
@@ -355,6 +485,8 @@ class ReviewScreen(Screen[ReviewDecision]):
 
     def action_keys(self) -> None:
         if not self.editing:
+            from planview.tui.review.keys import KeysHelp  # loaded on first use: not on the start-up path
+
             self.app.push_screen(KeysHelp())
 
     def action_keep(self) -> None:
@@ -379,6 +511,7 @@ class ReviewScreen(Screen[ReviewDecision]):
                 self._set_notice("This plan is empty: there is nothing to approve. Esc keeps planning.")
             self._update_rows()
             return
+        self._finish_loading()  # the hash of what was shown, and its diff, before comparing
         on_disk = self._read_or_flag()
         if on_disk is None:
             return
@@ -410,6 +543,7 @@ class ReviewScreen(Screen[ReviewDecision]):
         if self._web is not None:
             self._set_notice(f"The browser review is open at {self._web.url} (decide there or here).")
             return
+        self._finish_loading()  # the page marks changes against the same baseline
         self._web_review()
 
     @work(exclusive=True, group="review-web")
