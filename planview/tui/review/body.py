@@ -128,6 +128,8 @@ class PlanBody(ScrollView, can_focus=True):
         self._source_lines = 0  # the whole plan's source lines (known before its sections are)
         self._continuing = False  # a layout slice is scheduled
         self._first_frame = False  # a frame has been drawn for real: slices may run
+        self._plain_code = False  # a section was drawn with plain code before the first frame
+        self._awaiting_frame = False  # `_first_frame_drawn` is scheduled
 
     # -- state the screen and the tests read --------------------------------------------------
     @property
@@ -275,6 +277,9 @@ class PlanBody(ScrollView, can_focus=True):
         """Start laying the document out at `width`: the first screenful now, the rest between frames."""
         assert self.document is not None
         self._strips, self._sources, self._starts, self._width, self._done = [], [], [], width, 0
+        # Before the first frame code is drawn plain when its lexer is not loaded yet (see below).
+        self.renderer.quick = not self._first_frame
+        self._plain_code = False
         self._first_lines = [section.start for section in self.document.sections]
         self._extend(lines=2 * self.viewport_height, deadline=perf_counter() + FIRST_BUDGET, wait=False)
         self._update_virtual_size()
@@ -282,19 +287,29 @@ class PlanBody(ScrollView, can_focus=True):
 
     def _schedule_layout(self) -> None:
         """Lay out the rest in slices between frames (once the first frame is really drawn)."""
+        if not self._first_frame:
+            if not self._awaiting_frame:
+                self._awaiting_frame = True
+                after_first_frame(self, self._first_frame_drawn)
+            return
         if self.layout_complete or self._continuing:
             return
         if self.partial and self.document is not None and self._done >= len(self.document.sections):
             return  # nothing to lay out until `adopt` brings the rest
         self._continuing = True
-        if self._first_frame:
-            self.call_later(self._continue_layout)
-        else:
-            after_first_frame(self, self._first_frame_drawn)
+        self.call_later(self._continue_layout)
 
     def _first_frame_drawn(self) -> None:
         self._first_frame = True
-        self._continue_layout()
+        self.renderer.quick = False
+        if self._plain_code and self.document is not None and self._width > 0:
+            # Now load the lexers the first frame did without, and draw those sections again.
+            anchor = self._capture("source")
+            self._layout(self._width)
+            self._restore("source", anchor)
+            self.refresh()
+            self.post_message(self.Moved())
+        self._schedule_layout()
 
     def _extend(self, *, lines: int = 0, sections: int = 0, deadline: float = 0.0, wait: bool = True) -> None:
         """Lay out further sections until `lines` lines and `sections` sections exist and `deadline` passed.
@@ -320,6 +335,7 @@ class PlanBody(ScrollView, can_focus=True):
                 strips.extend(rendered.lines)
                 base = section.start
                 sources.extend(base + s for s in rendered.sources)
+                self._plain_code = self._plain_code or rendered.plain_code
                 self._done += 1
             short = len(strips) < lines or self._done < sections
             if not (short and wait and self.partial and self.more is not None):

@@ -15,6 +15,7 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from pygments.lexer import Lexer
 from pygments.lexers import get_lexer_by_name
 from pygments.util import ClassNotFound
 from rich.console import Console
@@ -47,6 +48,24 @@ GUTTER = 2  # columns the body keeps left of every line for the changed mark
 _GAP = 2  # spaces between table columns
 
 
+# Lexers by language name, None for a name Pygments does not know. A lexer compiles its regular
+# expressions on first use (Python's: tens of milliseconds), so each is made once per process.
+_LEXERS: dict[str, Lexer | None] = {}
+
+
+def lexer_for(lang: str) -> Lexer | None:
+    try:
+        return _LEXERS[lang]
+    except KeyError:
+        pass
+    try:
+        lexer: Lexer | None = get_lexer_by_name(lang, stripnl=False, ensurenl=False)
+    except ClassNotFound:
+        lexer = None
+    _LEXERS[lang] = lexer
+    return lexer
+
+
 def clean_text(text: str) -> str:
     """Model text made safe to draw: escape sequences and controls gone, tabs expanded.
 
@@ -63,6 +82,7 @@ class RenderedSection:
 
     lines: tuple[Strip, ...]
     sources: tuple[int, ...]  # 0-based, relative to the section's first line
+    plain_code: bool = False  # code drawn unhighlighted because its lexer was not loaded yet (`quick`)
 
 
 _Line = tuple[Text, int]
@@ -71,10 +91,12 @@ _Line = tuple[Text, int]
 class _Painter:
     """Walks markdown-it's syntax tree for one section at one width."""
 
-    def __init__(self, console: Console, theme: RenderTheme) -> None:
+    def __init__(self, console: Console, theme: RenderTheme, quick: bool = False) -> None:
         self.console = console
         self.theme = theme
         self.s = theme.styles
+        self.quick = quick
+        self.plain_code = False  # a code block was left plain (quick, lexer not loaded yet)
 
     # -- inline -----------------------------------------------------------------------------
     def inline(self, node: Node, style: Style | None = None) -> Text:
@@ -254,9 +276,11 @@ class _Painter:
 
     def highlight(self, code: str, lang: str) -> list[Text] | None:
         """Pygments tokens for a named language; None when the language is unknown (never guessed)."""
-        try:
-            lexer = get_lexer_by_name(lang, stripnl=False, ensurenl=False)
-        except ClassNotFound:
+        if self.quick and lang not in _LEXERS:
+            self.plain_code = True
+            return None
+        lexer = lexer_for(lang)
+        if lexer is None:
             return None
         token_style = self.theme.token_style
         lines = [Text()]
@@ -337,6 +361,9 @@ class SectionRenderer:
         self._md = markdown()
         self._consoles: dict[int, Console] = {}
         self.renders = 0  # cache misses, for tests and benchmarks
+        # Quick: code whose lexer is not loaded yet is drawn plain (not cached), for a first frame
+        # that does not wait for Pygments; the body draws such sections again once it is on screen.
+        self.quick = False
 
     def _console(self, width: int) -> Console:
         console = self._consoles.get(width)
@@ -363,6 +390,8 @@ class SectionRenderer:
             return hit
         rendered = self._render(text, width, theme)
         self.renders += 1
+        if rendered.plain_code:
+            return rendered
         self._cache[key] = rendered
         if len(self._cache) > self._max:
             self._cache.popitem(last=False)
@@ -370,7 +399,7 @@ class SectionRenderer:
 
     def _render(self, text: str, width: int, theme: RenderTheme) -> RenderedSection:
         console = self._console(width)
-        painter = _Painter(console, theme)
+        painter = _Painter(console, theme, self.quick)
         cleaned = clean_text(text)
         lines = painter.blocks(tree(self._md.parse(cleaned)), width)
         last = max(0, cleaned.count("\n"))
@@ -387,7 +416,7 @@ class SectionRenderer:
                 strip = strip.crop(0, width)
             strips.append(strip.simplify())
             sources.append(src)
-        return RenderedSection(tuple(strips), tuple(sources))
+        return RenderedSection(tuple(strips), tuple(sources), painter.plain_code)
 
 
 def strip_text(strip: Strip) -> str:

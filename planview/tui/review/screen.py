@@ -33,10 +33,13 @@ from planview.plan.reviews import ReviewBaselines
 from planview.plan.store import PlanNotFoundError, planview_home, read_plan_text
 from planview.tui.review import gauge, hints, rows
 from planview.tui.review.body import PlanBody, after_first_frame, theme_from_variables
-from planview.tui.review.editor import RefineEditor
 from planview.tui.review.render import clean_text
 from planview.tui.review.text import is_empty_plan, plan_label
 from planview.tui.styles import stylesheet
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from planview.tui.review.editor import RefineEditor
 
 _ROW_PADDING = 2  # the rows have one column of padding on each side (review.tcss)
 
@@ -122,6 +125,7 @@ class ReviewScreen(Screen[ReviewDecision]):
         self._web = None  # the browser review `w` opened (a planview.web ReviewServer), while it runs
         # A long plan's whole-document work: (text, the thread's result once it runs) until applied.
         self._loading: tuple[str, Future[_Loaded] | None] | None = None
+        self._editor: RefineEditor | None = None
 
     # -- layout -------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -130,7 +134,7 @@ class ReviewScreen(Screen[ReviewDecision]):
         yield PlanBody(id="body")
         yield Static(id="notice")
         yield Static(id="scrollrow")
-        yield RefineEditor(id="editor")
+        # The refine editor (a TextArea) is mounted on the first `r`: not on the start-up path.
         yield Static(id="hints")
 
     @property
@@ -139,11 +143,14 @@ class ReviewScreen(Screen[ReviewDecision]):
 
     @property
     def editor(self) -> RefineEditor:
-        return self.query_one("#editor", RefineEditor)
+        if self._editor is None:
+            raise LookupError("the refine editor opens with r")
+        return self._editor
 
     @property
     def editing(self) -> bool:
-        return self.is_mounted and bool(self.editor.display)
+        """The refine editor is open (or opening: keys typed meanwhile are not review keys)."""
+        return self.is_mounted and self._editor is not None and bool(self._editor.display)
 
     def on_mount(self) -> None:
         self._apply_theme()
@@ -495,10 +502,16 @@ class ReviewScreen(Screen[ReviewDecision]):
             return
         self._decide(Keep())
 
-    def action_refine(self) -> None:
+    async def action_refine(self) -> None:
         if self.editing:
             return
-        editor = self.editor
+        editor = self._editor
+        if editor is None:
+            from planview.tui.review.editor import RefineEditor
+
+            editor = self._editor = RefineEditor(id="editor")
+            editor.display = True  # `editing` from here on, while it mounts
+            await self.mount(editor, before=self.query_one("#hints"))
         editor.display = True
         editor.focus()
         self._update_rows()
@@ -603,12 +616,10 @@ class ReviewScreen(Screen[ReviewDecision]):
         self.body.focus()
         self._update_rows()
 
-    @on(RefineEditor.Cancelled)
-    def _on_editor_cancelled(self) -> None:
+    def on_refine_editor_cancelled(self) -> None:
         self._close_editor()
 
-    @on(RefineEditor.Submitted)
-    def _on_editor_submitted(self, event: RefineEditor.Submitted) -> None:
+    def on_refine_editor_submitted(self, event: RefineEditor.Submitted) -> None:
         text = event.text.strip()
         if not text:
             return  # an empty refinement does nothing

@@ -1,0 +1,244 @@
+"""A long plan's first screen does not wait for the rest, and nothing the reader does sees the difference.
+
+A plan over PREFIX_LINES lines opens from its first lines; the whole-document parse, hash and diff run
+in a thread after the first frame and the layout continues between frames. These tests slow the thread
+down (or never start it) and check that key bursts, approve, a reload and closing the screen behave
+exactly as on a fully loaded plan.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+from textual import events
+from textual.app import App, ComposeResult
+from textual.widgets import Static
+
+from planview.plan.canonical import canonical_sha256
+from planview.plan.decision import Approved, Keep
+from planview.plan.reviews import ReviewBaselines
+from planview.tui.review import ReviewApp
+from planview.tui.review import body as body_module
+from planview.tui.review import screen as screen_module
+from planview.tui.review.render import SectionRenderer
+
+SECTIONS = 150
+
+
+def long_plan(sections: int = SECTIONS, items: int = 5, tag: str = "") -> str:
+    parts = ["# Long plan\n\nThe first paragraph.\n"]
+    for i in range(1, sections):
+        items_text = "\n".join(f"- step {i}.{j}{tag} with a few words" for j in range(items))
+        parts.append(f"## Part {i}\n\n{items_text}\n")
+    return "\n".join(parts)
+
+
+@pytest.fixture
+def slow_layout(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The first layout does the least it can; later slices lay out one section each."""
+    monkeypatch.setattr(body_module, "FIRST_BUDGET", 0.0)
+    monkeypatch.setattr(body_module, "CHUNK", 0.0)
+
+
+@pytest.fixture
+def slow_load(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole-document work takes 0.4 s: keys pressed meanwhile must wait for it, not guess."""
+    load = screen_module.ReviewScreen._load
+
+    def slow(self, text: str):
+        time.sleep(0.4)
+        return load(self, text)
+
+    monkeypatch.setattr(screen_module.ReviewScreen, "_load", slow)
+
+
+@pytest.fixture
+def no_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The loading thread never starts: whatever needs the whole document does the work itself."""
+    monkeypatch.setattr(screen_module.ReviewScreen, "_start_loading", lambda self: None)
+
+
+def plan_file(tmp_path: Path, text: str | None = None) -> Path:
+    path = tmp_path / "2026-01-14-1030-long.md"
+    path.write_text(long_plan() if text is None else text, encoding="utf-8")
+    return path
+
+
+def top_text(app: ReviewApp) -> str:
+    body = app.review.body
+    return body.line_text(body.top_line).strip()
+
+
+async def settle(pilot, app: ReviewApp) -> None:
+    app.review._finish_loading()  # (the thread may never start: `no_thread`)
+    for _ in range(2000):
+        if app.review._loading is None and app.review.body.layout_complete:
+            return
+        await pilot.pause(0.01)
+    raise AssertionError("the plan never finished loading")
+
+
+async def test_a_long_plan_opens_partial_then_completes_exactly(tmp_path: Path, slow_layout: None) -> None:
+    path = plan_file(tmp_path)
+    assert long_plan().count("\n") > screen_module.PREFIX_LINES
+    app = ReviewApp(path, home=tmp_path / "home", watch=False)
+    async with app.run_test(size=(80, 30)) as pilot:
+        screen, body = app.review, app.review.body
+        assert top_text(app) == "Long plan" and screen.title_text == "Long plan"
+        assert not body.layout_complete and "laying out…" in screen.gauge_text
+        await settle(pilot, app)
+        assert screen.gauge_text.endswith(f"of {body.total_lines:,} (0%)")
+        progressive = [body.line_text(i) for i in range(body.total_lines)]
+        assert len(body.section_starts) == SECTIONS and screen.document.sections[-1].title == "Part 149"
+    # The same plan laid out in one go (no prefix): every line is the same.
+    screen_module.PREFIX_LINES, saved = 10**9, screen_module.PREFIX_LINES
+    try:
+        app = ReviewApp(path, home=tmp_path / "home2", watch=False)
+        async with app.run_test(size=(80, 30)) as pilot:
+            await settle(pilot, app)
+            whole = [app.review.body.line_text(i) for i in range(app.review.body.total_lines)]
+    finally:
+        screen_module.PREFIX_LINES = saved
+    assert progressive == whole
+
+
+async def burst(pilot, app: ReviewApp, key: str, count: int) -> list[bool]:
+    """Queue `count` presses of `key` at once, as a held key does (Pilot would wait for idle after
+    each); returns, per key handled, whether the layout was still incomplete when it arrived."""
+    body = app.review.body
+    incomplete: list[bool] = []
+    for name in ("move_lines", "next_section"):
+        method = getattr(body, name)
+
+        def spy(*args, _method=method):
+            incomplete.append(not body.layout_complete)
+            return _method(*args)
+
+        setattr(body, name, spy)
+    for _ in range(count):
+        app.post_message(events.Key(key, key))
+    for _ in range(3000):
+        if len(incomplete) >= count:
+            break
+        await pilot.pause(0.01)
+    for name in ("move_lines", "next_section"):
+        delattr(body, name)
+    assert len(incomplete) == count
+    return incomplete
+
+
+@pytest.mark.parametrize("loading", ["slow_load", "no_thread"])
+async def test_key_bursts_land_exactly_while_the_tail_is_laid_out(
+    tmp_path: Path, slow_layout: None, loading: str, request: pytest.FixtureRequest
+) -> None:
+    request.getfixturevalue(loading)
+    path = plan_file(tmp_path)
+    app = ReviewApp(path, home=tmp_path / "home", watch=False)
+    async with app.run_test(size=(80, 30)) as pilot:
+        body = app.review.body
+        assert any(await burst(pilot, app, "j", 300))  # keys arrived before the layout was complete
+        assert body.top_line == 300
+        shown = (body.line_text(300), body.top_source_line)
+    app = ReviewApp(path, home=tmp_path / "home2", watch=False)
+    async with app.run_test(size=(80, 30)) as pilot:
+        body = app.review.body
+        assert any(await burst(pilot, app, "n", 200))
+        assert top_text(app) == f"Part {SECTIONS - 1}"  # the last section's heading on the top row
+        assert body.current_section == SECTIONS - 1
+        await pilot.press("g", "G")
+        assert body.layout_complete and app.review.gauge_text.endswith("(100%)")
+        assert body.line_text(body.total_lines - 2).strip() == f"• step {SECTIONS - 1}.4 with a few words"
+    # The reference: the same plan fully laid out before any key.
+    app = ReviewApp(path, home=tmp_path / "home3", watch=False)
+    async with app.run_test(size=(80, 30)) as pilot:
+        await settle(pilot, app)
+        body = app.review.body
+        assert (body.line_text(300), body._sources[300]) == shown
+
+
+async def test_approve_before_the_load_finishes_pins_the_shown_text(tmp_path: Path, slow_load: None) -> None:
+    path = plan_file(tmp_path)
+    app = ReviewApp(path, home=tmp_path / "home", watch=False)
+    async with app.run_test(size=(80, 30)) as pilot:
+        await pilot.press("a")
+    assert app.return_value == Approved(path.resolve(), canonical_sha256(long_plan()))
+
+
+async def test_changed_sections_are_marked_once_loaded(tmp_path: Path) -> None:
+    path = plan_file(tmp_path)
+    before = long_plan().replace("step 120.2 ", "step 120.2 old ")
+    ReviewBaselines(tmp_path / "home").save(path, before)
+    app = ReviewApp(path, home=tmp_path / "home", watch=False)
+    async with app.run_test(size=(80, 30)) as pilot:
+        await settle(pilot, app)
+        assert app.review.body.changed == frozenset({120})
+        assert app.review.summary_text.startswith("1 of 150 sections changed")
+    assert ReviewBaselines(tmp_path / "home").load(path) == long_plan()  # this review is the next baseline
+
+
+async def test_a_reload_during_the_load_shows_the_new_text(tmp_path: Path, slow_load: None) -> None:
+    path = plan_file(tmp_path)
+    app = ReviewApp(path, home=tmp_path / "home", watch=False)
+    async with app.run_test(size=(80, 30)) as pilot:
+        newer = long_plan(tag=" (v2)")
+        path.write_text(newer, encoding="utf-8")
+        assert app.review.reload_from_disk()
+        await settle(pilot, app)
+        assert app.review.text == newer and app.review.document.text == newer
+        await pilot.press("G")
+        assert top_text(app).endswith("(v2) with a few words")
+
+
+async def test_closing_before_the_load_keeps_the_shown_text_as_baseline(
+    tmp_path: Path, no_thread: None
+) -> None:
+    path = plan_file(tmp_path)
+    app = ReviewApp(path, home=tmp_path / "home", watch=False)
+    async with app.run_test(size=(80, 30)) as pilot:
+        assert app.review._loading is not None
+        await pilot.press("escape")
+    assert app.return_value == Keep()
+    assert ReviewBaselines(tmp_path / "home").load(path) == long_plan()
+
+
+async def test_code_on_the_first_screen_is_highlighted_after_the_first_frame(tmp_path: Path) -> None:
+    text = "# Plan\n\n```python\ndef handler(request):\n    return 429\n```\n"
+    path = plan_file(tmp_path, text)
+    app = ReviewApp(path, home=tmp_path / "home", watch=False)
+    async with app.run_test(size=(80, 30)) as pilot:
+        body = app.review.body
+        for _ in range(200):
+            if body._first_frame:
+                break
+            await pilot.pause(0.01)
+        await pilot.pause()
+        rendered = SectionRenderer().render(
+            app.review.document.sections[0].text, body._width, body.render_theme
+        )
+        assert not rendered.plain_code
+        assert list(body._strips) == list(rendered.lines)  # the highlighted lines, not the quick ones
+        styles = {segment.style for segment in body._strips[2] if segment.text.strip()}
+        assert len(styles) > 1  # `def`, the name and the punctuation differ
+
+
+async def test_after_first_frame_runs_outside_the_start_up_batch() -> None:
+    """Textual drops frames drawn inside its start-up batch; the deferred work must come after it."""
+    seen: list[tuple[str, int]] = []
+
+    class Probe(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Static("hello", id="probe")
+
+        def on_mount(self) -> None:
+            probe = self.query_one("#probe")
+            body_module.after_first_frame(probe, lambda: seen.append(("after", self._batch_count)))
+
+    app = Probe()
+    async with app.run_test() as pilot:
+        for _ in range(100):
+            if seen:
+                break
+            await pilot.pause(0.01)
+    assert ("after", 0) in seen
