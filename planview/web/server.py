@@ -281,7 +281,10 @@ class ReviewServer:
             headers={"Content-Type": "text/event-stream", "Cache-Control": "no-store"}
         )
         page.secure(response)
-        await response.prepare(request)
+        try:
+            await response.prepare(request)
+        except ConnectionError:
+            return response  # the tab went away before the stream started
         self._clients += 1
         if self._close_timer is not None:
             self._close_timer.cancel()
@@ -296,8 +299,8 @@ class ReviewServer:
             assert self._decision is not None
             payload = json.dumps(_settled_json(self._decision.result()))
             await response.write(f"event: settled\ndata: {payload}\n\n".encode())
-        except (ConnectionResetError, ConnectionError):
-            pass
+        except ConnectionError:
+            pass  # the tab closed: the finally below starts the close timer
         finally:
             self._clients -= 1
             if self._clients == 0 and not self.settled:

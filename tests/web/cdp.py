@@ -171,7 +171,10 @@ class Browser:
     async def wait_for(self, expression: str, timeout: float = 30) -> Any:
         deadline = time.monotonic() + timeout
         while True:
-            value = await self.js(expression)
+            try:
+                value = await self.js(expression)
+            except CDPError:
+                value = None  # mid-navigation there may be no document yet
             if value:
                 return value
             if time.monotonic() > deadline:

@@ -143,3 +143,45 @@ async def test_plan_markup_never_runs_and_the_theme_choice_survives_a_reload(hom
         await server.stop()
     assert decision.outcome == "closed"
     assert json.loads(json.dumps(decision.reason)) == "Back"
+
+
+async def test_a_stale_save_offers_reload_and_a_terminal_decision_closes_the_page(plan, home):
+    server = await served(plan, home, approve=True, on_approve=lambda path, shown: None)
+    try:
+        async with Browser(1280, 900) as browser:
+            await open_page(browser, server)
+            await browser.wait_for("document.querySelector('.chip').textContent.startsWith('Connected')")
+            await browser.click("li.blk .rail .add")
+            await browser.type_text("lost on reload")
+            await browser.click(".composer .btn.primary")
+            plan.write_text(
+                plan.read_text(encoding="utf-8").replace("Make reads fast.", "Make reads faster.")
+            )
+            await browser.key("s", "KeyS")
+            await browser.wait_for("!!document.querySelector('.banner.conflict button')")
+            assert not await browser.js("document.body.classList.contains('final')")
+            assert "[!REVIEW]" not in plan.read_text(encoding="utf-8")
+            await browser.click(".banner.conflict button")  # Reload
+            await browser.wait_for(
+                "document.documentElement.dataset.ready === '1' && !document.querySelector('.banner')"
+            )
+            assert "Make reads faster." in await browser.js("document.querySelector('main').textContent")
+            # Esc closes the composer, then the sheet, and only then would close the review.
+            await browser.key("c", "KeyC")
+            assert await browser.js("!!document.querySelector('.composer')")
+            await browser.key("Escape", "Escape")
+            assert await browser.js("!document.querySelector('.composer')")
+            await browser.key("?", "Slash")
+            assert await browser.js("!document.querySelector('.sheet').hidden")
+            await browser.key("Escape", "Escape")
+            assert await browser.js("document.querySelector('.sheet').hidden")
+            assert not await browser.js("document.body.classList.contains('final')")
+            server.close("decided in the terminal")  # what the review screen does when it decides first
+            await browser.wait_for("document.body.classList.contains('final')")
+            assert await browser.js("document.querySelector('.chip').textContent") == "Closed"
+            assert "decided in the terminal" in await browser.js(
+                "document.querySelector('.banner').textContent"
+            )
+    finally:
+        await server.stop()
+    assert (await server.wait()).reason == "decided in the terminal"

@@ -515,3 +515,15 @@ async def test_a_plan_swapped_for_a_symlink_after_rendering_is_never_written_thr
     )
     assert status == 422 and "symlink" in body["error"]
     assert "[!REVIEW]" not in outside.read_text(encoding="utf-8")
+
+
+async def test_a_vanished_plan_is_a_clear_404_and_a_save_says_so(serve, plan):
+    page = await serve(plan)
+    base = sha(plan)
+    plan.unlink()
+    async with page.client.get(page.url("/")) as response:
+        assert response.status == 404
+        assert "plan not found" in await response.text()
+    status, body = await page.post("/api/feedback", {"base_sha256": base, "comments": []})
+    assert status == 422 and "plan not found" in body["error"]
+    assert not plan.exists()  # nothing recreated it
