@@ -63,3 +63,23 @@ def test_bad_tables_name_the_file_table_and_fix(tmp_path: Path, toml: str, expec
     with pytest.raises(McpConfigError) as info:
         load_config(paths=(path,), env={})
     assert str(path) in str(info.value) and expected in str(info.value)
+
+
+async def test_servers_without_the_sdk_are_one_notice(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from planview.mcp_config import McpServerConfig
+    from planview.session.mcp import hub as hub_module
+
+    monkeypatch.setattr(hub_module, "sdk_available", lambda: False)
+    notices: list[tuple[str, str]] = []
+    hub = hub_module.McpHub(
+        [McpServerConfig("a", command="x"), McpServerConfig("b", url="http://127.0.0.1:9/mcp")],
+        project_root=tmp_path,
+        on_notice=lambda server, line: notices.append((server, line)),
+    )
+    await hub.start()
+    await hub.close()
+    assert len(notices) == 1 and "MCP servers are configured (a, b)" in notices[0][1]
+    assert "pip install 'planview[mcp]'" in notices[0][1]
+    assert hub.tools() == () and [s.state for s in hub.status()] == ["failed", "failed"]
