@@ -3,19 +3,26 @@
 `readOnlyHint` is only a claim made by the tool's author, so in plan mode a hinted tool that takes a
 path is refused unless it is one of planview's own readers. The scan is recursive (objects and arrays,
 to a bounded depth and size) and looks at both keys (`filePaths`, `output_dir`, `srcFolder`, ...) and
-values shaped like paths (`./x`, `../x`, `~/x`, `/etc/x`, `C:\\x`, `a/b.ext`). URLs are not paths,
-except `file:` URLs, which are.
+string values. A value counts as a path when any word of it is one an OS would open: a slash or
+backslash anywhere (any number of leading slashes, `etc/passwd`), `~`, `$VAR` / `${VAR}`, `.`, `..`,
+a dotfile name (`.env`), a `file:` URL; after NFKC normalisation (full-width and look-alike slashes),
+percent-decoding and removal of zero-width characters, with the words of a command, JSON or SQL
+string split at blanks, quotes and punctuation. Values longer than MAX_VALUE are refused unread.
+URLs with another scheme (https://...) are not paths. The rule errs towards refusing: a hinted tool
+that is refused can still be used after approval.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
+from urllib.parse import unquote
 
 from planview.gate.calls import show
 
-__all__ = ["MAX_DEPTH", "MAX_NODES", "is_path_key", "is_path_value", "takes_path"]
+__all__ = ["MAX_DEPTH", "MAX_NODES", "MAX_VALUE", "is_path_key", "is_path_value", "takes_path"]
 
 MAX_DEPTH = 24
 MAX_NODES = 5000
@@ -46,18 +53,52 @@ _NOT_PATH_WORDS = frozenset({"profile", "profiles"})
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _NON_ALNUM = re.compile(r"[^A-Za-z0-9]+")
 
-_PATH_VALUE = re.compile(
-    r"""^(?:
-        \.{1,2}(?:[\\/]|$)                      # . .. ./x ../x .\x
-      | ~[\w.-]*(?:[\\/]|$)                     # ~ ~/x ~user/x
-      | /(?:$|[\w.@+~-]+(?:[\\/]|$))            # / /etc /etc/x (not "/* comment" or "/plan review")
-      | \\\\                                    # \\server\share
-      | [A-Za-z]:[\\/]                          # C:\x  C:/x
-      | file:                                   # file:///etc/passwd
-      | [^\s:*?"<>|]*[\\/][^\s:*?"<>|\\/]*\.[A-Za-z0-9_]{1,16}$   # a/b.ext  a\b.ext
+MAX_VALUE = 4096  # a string longer than this is not checked but refused
+
+# Spellings an OS (or a server that decodes its input) would open as a path, once the value is
+# normalised: NFKC (full-width ／ becomes /), look-alike slashes mapped, percent-encoding decoded,
+# zero-width characters removed. A value is path-shaped when any of its words is; the words of a
+# command, a JSON or an SQL string are split at blanks, quotes and punctuation.
+_LOOKALIKE_SLASHES = str.maketrans(
+    dict.fromkeys("\u2215\u2044\u29f8\u2571\u01c0\u2afd\u3033\u27cb\u29f5", "/")
+)
+_ZERO_WIDTH = re.compile("[\u200b-\u200f\u2060-\u2064\ufeff\u00ad\u180e\u202a-\u202e\u2066-\u2069]")
+_WORD_SPLIT = re.compile(r"""[\s'"`(),;<>|&{}\[\]=]+""")
+_URL = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*://")
+_PATH_WORD = re.compile(
+    r"""(?:
+        [/\\]                                   # a slash (or backslash) anywhere: /etc, //etc, etc/passwd
+      | ^~                                      # ~ ~/x ~user
+      | \$\{?[A-Za-z_]                           # $HOME/x ${HOME}/x
+      | ^\.{1,2}$                               # . ..
+      | ^\.[A-Za-z0-9_][\w.-]*$                  # a dotfile name: .env .bashrc .git
+      | ^file:                                  # file:relative.txt file:///etc/passwd
     )""",
     re.X | re.I,
 )
+
+
+def _normalise(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text).translate(_LOOKALIKE_SLASHES)
+    text = _ZERO_WIDTH.sub("", text)
+    for _ in range(3):  # %2F, %252F, ...: what a server decoding its input would open
+        if "%" not in text:
+            break
+        decoded = unquote(text)
+        if decoded == text:
+            break
+        text = unicodedata.normalize("NFKC", decoded).translate(_LOOKALIKE_SLASHES)
+    return text
+
+
+def _path_word(word: str) -> bool:
+    if not word or _PATH_WORD.search(word) is None:
+        return False
+    if _URL.match(word) is not None:
+        return word.lower().startswith("file:")  # a URL is not a path, but a file: URL names one
+    if re.fullmatch(r"\.?\d+(?:\.\d+)*", word):
+        return False  # a number such as .5 or 1.2.3
+    return True
 
 
 def _words(key: str) -> list[str]:
@@ -81,15 +122,14 @@ def is_path_key(key: str) -> bool:
 
 
 def is_path_value(text: str) -> bool:
-    """Whether a string is shaped like a file path (URLs other than file: are not)."""
-    # Servers commonly strip their arguments: " /etc/passwd\n" reaches them as /etc/passwd.
-    text = text.strip()
-    if not text or len(text) > 4096 or "\n" in text:
-        return False
-    if _PATH_VALUE.match(text) is None:
-        return False
-    # A URL is not a path, but a file: URL names one.
-    return "://" not in text.lower().split("file:", 1)[0]
+    """Whether a string holds anything an OS would open as a path (URLs other than file: are not).
+
+    Strings longer than MAX_VALUE count as paths: what cannot be checked is refused.
+    """
+    if len(text) > MAX_VALUE:
+        return True
+    text = _normalise(text)
+    return any(_path_word(word) for word in _WORD_SPLIT.split(text))
 
 
 def _where(trail: tuple[str | int, ...]) -> str:
@@ -115,6 +155,8 @@ def takes_path(value: Mapping[str, Any]) -> str | None:
         if len(trail) > MAX_DEPTH:
             return f"an input nested deeper than {MAX_DEPTH} levels, too deep to check for paths"
         if isinstance(node, str):
+            if len(node) > MAX_VALUE:
+                return f"a value of {len(node):,} characters at {_where(trail)}, too long to check for paths"
             if is_path_value(node):
                 return f"the path-shaped value {show(node)} at {_where(trail)}"
         elif isinstance(node, Mapping):

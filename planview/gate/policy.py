@@ -33,15 +33,13 @@ from planview.gate.calls import (
 )
 from planview.gate.git_shell import FILE_TOOLS_HINT, check_git_command
 from planview.gate.path_guard import takes_path
+from planview.gate.tool_names import MUTATORS, SHELLS, parts
 
 __all__ = ["READERS", "decide"]
 
 READERS = frozenset({"read", "grep", "find", "ls"})
 HELPERS = frozenset({"todo", "ask_user"})
 CONTROLS = frozenset({"write_plan", "exit_plan_mode"})
-# Known to change files or run programs: refused in plan mode whatever they claim.
-MUTATORS = frozenset({"write", "edit", "multi_edit", "multiedit", "apply_patch", "notebook_edit", "patch"})
-SHELLS = frozenset({"powershell", "pwsh", "cmd", "sh", "zsh", "shell", "exec", "terminal"})
 BASH_KEYS = frozenset({"command", "timeout", "description"})
 
 APPROVAL_FIX = "call exit_plan_mode and get the plan approved before changing files"
@@ -89,26 +87,28 @@ def _plan_mode(call: ToolCall, policy: GatePolicy) -> Decision:
             return _write_plan(call, policy)
         if name == "exit_plan_mode":
             return _allow(call, "plan control")
-    elif name in CONTROLS:
+    names = parts(name)  # compared loosely: "Bash ", "BASH", "mcp__x__write_file"
+    if not call.builtin and any(n in CONTROLS for n in names):
         return _deny(
             call,
-            f"this {show(name)} is not planview's own tool, so it gets no plan-mode exemption; use planview's {name}",
+            f"this {show(name)} is not planview's own tool, so it gets no plan-mode exemption; "
+            f"use planview's {next(n for n in names if n in CONTROLS)}",
         )
-    if name == "enter_plan_mode":
+    if "enter_plan_mode" in names:
         return _deny(
             call, "plan mode is already on; keep exploring read-only and save the plan with write_plan"
         )
-    if name == "set_plan_steps":
+    if "set_plan_steps" in names:
         return _deny(call, f"set_plan_steps updates an approved plan; {APPROVAL_FIX}")
-    if name in MUTATORS:
+    if any(n in MUTATORS for n in names):
         return _deny(call, f"{show(name)} is not read-only; {APPROVAL_FIX}")
-    if name in SHELLS or name == "bash":
+    if any(n in SHELLS for n in names):
         return _deny(
             call,
             f"{show(name)} is not available in plan mode; planview's bash runs read-only git commands, "
             f"and {FILE_TOOLS_HINT}",
         )
-    if name == "subagent":
+    if "subagent" in names:
         return _subagent(call)
     return _hinted(call, policy)
 

@@ -133,6 +133,37 @@ PATH_VALUES = [
     "FILE:///etc/passwd",
     "file:relative.txt",
 ]
+# Issue 11: each of these slipped past the guard of a hinted tool.
+PATH_VALUES += [
+    "//etc/passwd",
+    "///etc/passwd",
+    "etc/passwd",
+    ".env",
+    ".ssh",
+    "$HOME/.ssh/id_rsa",
+    "${HOME}/.ssh/id_rsa",
+    "%2Fetc%2Fpasswd",
+    "%252Fetc%252Fpasswd",
+    "..%2F..%2Fetc",
+    "\uff0fetc\uff0fpasswd",
+    "\u2215etc\u2215passwd",
+    "\u200b/etc/passwd",
+    "\ufeff~/.ssh",
+    "line one\n/etc/passwd",
+    "cat /etc/passwd",
+    'SELECT load_file("/etc/passwd")',
+    '{"path": "/etc/passwd"}',
+    "x=../secret",
+    "octo/hello",
+    "text/html",
+    "and/or",
+    "/* comment */",
+    "/plan review",
+    "a b/c.txt",
+    "git@github.com:owner/repo.git",
+    "line one\n./x",
+    "x" * 5000,
+]
 NOT_PATH_VALUES = [
     "",
     "hello",
@@ -140,18 +171,13 @@ NOT_PATH_VALUES = [
     "https://example.com/a/b.html",
     "http://x/y.js",
     "ftp://host/file.txt",
-    "octo/hello",
-    "text/html",
-    "image/svg+xml",
-    "and/or",
-    "/* comment */",
-    "/plan review",
     "v1.2",
     "README",
-    "a b/c.txt",
-    "git@github.com:owner/repo.git",
-    "line one\n./x",
-    "x" * 5000,
+    "0.5",
+    "textual line api",
+    "SELECT name FROM users WHERE id = 5",
+    "100% done",
+    "Q: what is it?",
 ]
 
 
@@ -159,7 +185,7 @@ NOT_PATH_VALUES = [
 def test_path_shaped_values(value: str) -> None:
     assert is_path_value(value)
     found = takes_path({"q": value})
-    assert found is not None and "path-shaped value" in found
+    assert found is not None and ("path-shaped value" in found or "too long to check" in found)
 
 
 @pytest.mark.parametrize("value", NOT_PATH_VALUES)

@@ -105,7 +105,10 @@ PLAN_TABLE: list[tuple[ToolCall, bool, str]] = [
     (call("web_search", {"query": "textual line api"}, builtin=False, annotations=HINT), True, ""),
     (
         call(
-            "mcp__gh__list_issues", {"repo": "octo/hello", "state": "open"}, builtin=False, annotations=HINT
+            "mcp__gh__list_issues",
+            {"owner": "octo", "repo": "hello", "state": "open"},
+            builtin=False,
+            annotations=HINT,
         ),
         True,
         "",
@@ -364,3 +367,73 @@ def test_plan_path_without_a_plans_dir_accepts_only_a_file_name() -> None:
 
 def test_write_plan_without_plan_path_is_allowed_with_null() -> None:
     assert decide(write_plan(None), "plan").allowed
+
+
+# Issue 11: with readOnlyHint: true the gate allowed each of these names.
+HINTED_MUTATORS = [
+    "Bash",
+    "BASH",
+    "bash ",
+    " Bash\u200b",
+    "Ｂａｓｈ",
+    "Write",
+    "Edit",
+    "MultiEdit",
+    "NotebookEdit",
+    "Shell",
+    "Exec",
+    "execute_command",
+    "run_shell_command",
+    "Run-Shell-Command",
+    "write_file",
+    "replace",
+    "apply_patch",
+    "git_push",
+    "Task",
+    "mcp__fs__write_file",
+    "filesystem.edit_file",
+    "server/run_terminal_cmd",
+    "mcp__shell__exec",
+]
+
+
+@pytest.mark.parametrize("name", HINTED_MUTATORS)
+def test_known_mutators_and_shells_are_refused_whatever_they_declare(name: str) -> None:
+    decision = decide(call(name, {"q": "ok"}, builtin=False, annotations=HINT), "plan")
+    assert not decision.allowed, name
+    assert "not read-only" in decision.reason or "not available in plan mode" in decision.reason
+
+
+def test_loosely_named_plan_tools_get_their_specific_refusals() -> None:
+    steps = decide(call("Set_Plan_Steps", {}, builtin=False, annotations=HINT), "plan")
+    assert not steps.allowed and "updates an approved plan" in steps.reason
+    sub = decide(call("Subagent", {"task": "x"}, builtin=False, annotations=HINT), "plan")
+    assert not sub.allowed and "does not declare readOnly" in sub.reason
+    plan = decide(call("Write_Plan", {"content": "x"}, builtin=False, annotations=HINT), "plan")
+    assert not plan.allowed and "not planview's own tool" in plan.reason
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        "//etc/passwd",
+        "///etc/passwd",
+        "etc/passwd",
+        ".env",
+        "$HOME/.ssh/id_rsa",
+        "${HOME}/x",
+        "%2Fetc%2Fpasswd",
+        "\uff0fetc\uff0fpasswd",
+        "\u200b/etc/passwd",
+        "ok\n/etc/passwd",
+        "x" * 4097,
+        "cat /etc/passwd",
+        '{"file": "/etc/passwd"}',
+        "SELECT * FROM read_csv('/etc/passwd')",
+    ],
+)
+def test_hinted_tools_cannot_smuggle_a_path(value: str) -> None:
+    decision = decide(
+        call("mcp__x__query", {"q": {"deep": [value]}}, builtin=False, annotations=HINT), "plan"
+    )
+    assert not decision.allowed and "takes a file path" in decision.reason
