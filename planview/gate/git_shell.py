@@ -156,6 +156,8 @@ def _subcommand_rules(sub: str, rest: Sequence[str]) -> str | None:
     for index, word in enumerate(rest):
         if word == "--":
             break
+        if not word.startswith("--"):
+            continue
         if sub in _PRETTY_USERS and word.startswith(("--pretty=", "--format=")):
             option, value = word.split("=", 1)
             if "%G" in value:

@@ -79,6 +79,8 @@ _PATH_WORD = re.compile(
 
 
 def _normalise(text: str) -> str:
+    if text.isascii() and "%" not in text:
+        return text
     text = unicodedata.normalize("NFKC", text).translate(_LOOKALIKE_SLASHES)
     text = _ZERO_WIDTH.sub("", text)
     for _ in range(3):  # %2F, %252F, ...: what a server decoding its input would open

@@ -46,14 +46,16 @@ _PREFIX = re.compile(r"__|/|:")
 
 def key(name: str) -> str:
     """The comparable form of a tool name: NFKC, trimmed, case-folded, separators as `_`."""
-    text = unicodedata.normalize("NFKC", name)
-    text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")  # zero-width, bidi marks
+    text = name
+    if not text.isascii():
+        text = unicodedata.normalize("NFKC", text)
+        text = "".join(ch for ch in text if unicodedata.category(ch) != "Cf")  # zero-width, bidi marks
     return _SEPARATORS.sub("_", text.strip()).strip("_").casefold()
 
 
 def parts(name: str) -> tuple[str, ...]:
     """The name's key, and the key of its last part after an MCP-style server prefix."""
     whole = key(name)
-    last = _PREFIX.split(unicodedata.normalize("NFKC", name).strip())[-1]
+    last = _PREFIX.split(name if name.isascii() else unicodedata.normalize("NFKC", name))[-1].strip()
     tail = key(last.rsplit(".", 1)[-1]) if last else whole
     return (whole,) if tail == whole else (whole, tail)
