@@ -5,13 +5,19 @@ leak through as text), then every remaining C0 and C1 control character. Newline
 become spaces, carriage returns go (a bare CR would let text overwrite what is already on the line).
 Bidirectional overrides and isolates go too: they can make a reviewer read text in a different
 order than the one that was approved. Line count is never changed, so line numbers still match.
+
+`json_for_terminal` is the JSON side of the same rule: `--json` output keeps every character of
+the data, but writes C0, DEL, C1, bidi controls and line separators as \\uXXXX escapes, so a
+consumer that prints a field (or a terminal showing the raw output) cannot be driven either.
 """
 
 from __future__ import annotations
 
+import json
 import re
+from typing import Any
 
-__all__ = ["sanitize_for_terminal"]
+__all__ = ["json_for_terminal", "sanitize_for_terminal"]
 
 # Quick test: does the text hold anything this module changes?
 _NEEDS_WORK = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
@@ -38,3 +44,19 @@ def sanitize_for_terminal(text: str, *, tab_size: int = 4) -> str:
     if "\t" in text:
         text = text.expandtabs(tab_size)
     return text
+
+
+# Everything json.dumps(ensure_ascii=False) leaves raw that a terminal acts on or reorders.
+_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+
+
+def json_for_terminal(value: Any, **options: Any) -> str:
+    """json.dumps(value, ensure_ascii=False, **options) with terminal-driving characters escaped.
+
+    JSON itself escapes C0 (below U+0020); the rest are escaped here. They can only occur inside
+    strings (JSON's own syntax is ASCII), so the result is the same JSON value.
+    """
+    text = json.dumps(value, ensure_ascii=False, **options)
+    if _JSON_UNSAFE.search(text) is None:
+        return text
+    return _JSON_UNSAFE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)

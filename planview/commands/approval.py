@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
+
+from planview.textsafe import json_for_terminal
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: start-up stays short
 if TYPE_CHECKING:
@@ -102,7 +103,7 @@ def run_status(args: argparse.Namespace) -> int:
     if args.json:
         record = status.record
         print(
-            json.dumps(
+            json_for_terminal(
                 {
                     "plan": status.plan,
                     "state": status.state,
@@ -122,7 +123,6 @@ def run_status(args: argparse.Namespace) -> int:
                         "commit": record.commit,
                     },
                 },
-                ensure_ascii=False,
                 sort_keys=True,
             )
         )
@@ -175,7 +175,7 @@ def run_audit(args: argparse.Namespace) -> int:
             )
     report = build_audit(approvals)
     if args.json:
-        print(json.dumps(report.to_dict(), ensure_ascii=False, sort_keys=True))
+        print(json_for_terminal(report.to_dict(), sort_keys=True))
     else:
         print(_for_terminal(report.render()))
     if not report.verification.ok:

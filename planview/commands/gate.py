@@ -8,10 +8,11 @@ a well-formed call is answered with a deny whose reason starts with "malformed t
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import BinaryIO
+
+from planview.textsafe import json_for_terminal
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -109,6 +110,6 @@ def check_stream(source: BinaryIO, sink: BinaryIO, mode: str, policy) -> int:
     for raw in iter(source.readline, b""):
         line = raw[:-1] if raw.endswith(b"\n") else raw
         out = decide_line(line, mode, policy)
-        sink.write(json.dumps(out, ensure_ascii=False).encode("utf-8") + b"\n")
+        sink.write(json_for_terminal(out).encode("utf-8") + b"\n")
         sink.flush()
     return 0

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from planview.plan.errors import PlanPathError
+from planview.textsafe import json_for_terminal, sanitize_for_terminal
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 
@@ -49,8 +49,8 @@ def _emit(lines: list[str]) -> int:
 
 
 def _printable(text: str) -> str:
-    """Plan text may carry escape sequences; show them, never let the terminal run them."""
-    return "".join(ch if ch.isprintable() or ch == "\t" else ascii(ch)[1:-1] for ch in text)
+    """Plan text may carry escape sequences: the one terminal sanitiser removes them."""
+    return sanitize_for_terminal(text)
 
 
 def run_plans(args: argparse.Namespace) -> int:
@@ -81,7 +81,7 @@ def run_plans(args: argparse.Namespace) -> int:
             }
             for info in infos
         ]
-        return _emit([json.dumps(rows, ensure_ascii=False, indent=2)])
+        return _emit([json_for_terminal(rows, indent=2)])
     if not infos:
         print(f"no plans yet in {_printable(label)}", file=sys.stderr)
         return 0
@@ -122,7 +122,7 @@ def run_steps(args: argparse.Namespace) -> int:
             }
             for step in found.steps
         ]
-        return _emit([json.dumps(rows, ensure_ascii=False, indent=2)])
+        return _emit([json_for_terminal(rows, indent=2)])
     if not found.steps:
         print(f"no steps in {_printable(args.path)}: it has no Steps section and no list", file=sys.stderr)
         return 0

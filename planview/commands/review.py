@@ -14,11 +14,11 @@ with `--approve`), 1 feedback saved or closed. `--json` adds the saved comments.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from planview.errors import PlanviewError
+from planview.textsafe import json_for_terminal
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: start-up stays short
 if TYPE_CHECKING:
@@ -154,7 +154,7 @@ def run_web_review(args: argparse.Namespace, path: Path, home: Path | None) -> i
         print("planview: browser review interrupted; nothing was decided", file=sys.stderr)
         return 1
     if args.json:
-        print(json.dumps(decision.to_json(), ensure_ascii=False))
+        print(json_for_terminal(decision.to_json()))
     elif decision.outcome == "approved":
         record = decision.record
         print(f"approved: {path}")
@@ -183,5 +183,5 @@ def run_review(args: argparse.Namespace) -> int:
         return run_web_review(args, path, home)
     decision = open_review(path, home)
     if args.json:
-        print(json.dumps(decision_json(decision, path), ensure_ascii=False))
+        print(json_for_terminal(decision_json(decision, path)))
     return 0 if isinstance(decision, Approved) else 1

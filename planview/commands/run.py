@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import re
 import sys
@@ -18,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from planview.errors import PlanviewError
+from planview.textsafe import json_for_terminal
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: start-up stays short
 if TYPE_CHECKING:
@@ -225,7 +225,7 @@ def _record(event: Any) -> dict[str, Any]:
 
 class JsonPrinter(EventPrinter):
     def _line(self, record: dict[str, Any]) -> None:
-        self.out.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+        self.out.write(json_for_terminal(record, default=str) + "\n")
         self.out.flush()
 
     def start(self, session: Any) -> None:

@@ -21,12 +21,12 @@ from textual.binding import Binding
 
 from planview.errors import PlanviewError
 from planview.plan.decision import Approved, Keep, Refine
+from planview.textsafe import sanitize_for_terminal
 from planview.tui.confirm import ConfirmScreen
 from planview.tui.messages import ConfirmRequested, ReviewRequested, SessionEventMessage
 from planview.tui.palette import PlanCommands
 from planview.tui.session_screen import SessionScreen
 from planview.tui.styles import stylesheet
-from planview.tui.widgets.transcript import clean
 
 SessionFactory = Callable[[Any, Callable[[Any], None]], Any]
 """(ui: SessionUI, on_event) -> Session"""
@@ -301,8 +301,10 @@ class PlanviewApp(App):
         for info in plans:
             # Path, then title under it, each padded: a long line wraps inside its indent instead
             # of at the margin, where it would read as another plan.
-            rows.append(Padding(Text(clean(screen.plan_label(info.path)), style="bold"), (0, 0, 0, 2)))
-            line = Text(clean(info.title))
+            rows.append(
+                Padding(Text(sanitize_for_terminal(screen.plan_label(info.path)), style="bold"), (0, 0, 0, 2))
+            )
+            line = Text(sanitize_for_terminal(info.title))
             if info.steps_total:
                 line.append(f" · {info.steps_done}/{info.steps_total} steps", style="dim")
             rows.append(Padding(line, (0, 0, 0, 6)))

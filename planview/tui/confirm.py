@@ -9,8 +9,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from planview.textsafe import sanitize_for_terminal
 from planview.tui.styles import stylesheet
-from planview.tui.widgets.transcript import clean
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -30,8 +30,8 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
-            yield Static(Text(clean(self.title_text), style="bold"), id="confirm-title")
-            yield Static(Text(clean(self.message)), id="confirm-message")
+            yield Static(Text(sanitize_for_terminal(self.title_text), style="bold"), id="confirm-title")
+            yield Static(Text(sanitize_for_terminal(self.message)), id="confirm-message")
             with Horizontal(id="confirm-buttons"):
                 yield Button("Yes (y)", id="yes", variant="primary")
                 yield Button("No (n)", id="no")

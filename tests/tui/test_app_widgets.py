@@ -14,7 +14,6 @@ from planview.tui.widgets.transcript import (
     ToolRow,
     Transcript,
     UserRow,
-    clean,
     render_tool,
 )
 
@@ -76,8 +75,8 @@ def test_running_row_has_no_body() -> None:
     assert render_tool("bash git status", None).plain == "… bash git status"
 
 
-def test_clean_strips_terminal_escapes() -> None:
-    assert clean("a\x1b[31mred\x1b[0m\x07b\r\nc\td") == "aredb\nc\td"
+def test_rows_use_the_one_sanitiser() -> None:
+    assert render_tool("a\x1b[31mred\x1b[0m\x07b", "c\r\nd").plain == "✓ aredb\n  c\n  d"
 
 
 # -- todos ------------------------------------------------------------------------------------

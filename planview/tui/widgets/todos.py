@@ -13,7 +13,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widgets import Static
 
-from planview.tui.widgets.transcript import clean
+from planview.textsafe import sanitize_for_terminal
 
 
 def todo_progress(todos: Iterable[Any]) -> tuple[int, int]:
@@ -31,13 +31,13 @@ def render_todos(todos: Iterable[Any]) -> Text:
         out.append("\n")
         if todo.status == "completed":
             out.append("◼ ", style="green")
-            out.append(clean(todo.text), style="dim")
+            out.append(sanitize_for_terminal(todo.text), style="dim")
         elif todo.status == "in_progress":
             out.append("◧ ", style="bold yellow")
-            out.append(clean(todo.text), style="bold")
+            out.append(sanitize_for_terminal(todo.text), style="bold")
         else:
             out.append("◻ ")
-            out.append(clean(todo.text))
+            out.append(sanitize_for_terminal(todo.text))
     return out
 
 

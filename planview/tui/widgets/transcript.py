@@ -8,7 +8,6 @@ mounted (older ones are pruned from the top).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -21,20 +20,13 @@ from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from planview.textsafe import sanitize_for_terminal
+
 # Lines of a tool result shown while collapsed; ctrl+o expands every tool row.
 COLLAPSED_LINES = 4
 EXPAND_KEY = "ctrl+o"
 MAX_ROWS = 300
 STREAM_INTERVAL = 0.05  # seconds between re-renders of a streaming message
-
-_CONTROL = re.compile(
-    r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?|[\x00-\x08\x0b-\x1f\x7f-\x9f]"
-)
-
-
-def clean(text: str) -> str:
-    """Model- and tool-authored text minus escape sequences and control characters (keeps \\n, \\t)."""
-    return _CONTROL.sub("", text.replace("\r\n", "\n"))
 
 
 def _mark(result: str | None, refused: bool, error: bool) -> tuple[str, str]:
@@ -71,9 +63,9 @@ def _children_text(children: Sequence[ChildCall], expanded: bool) -> Text:
             out.append("\n")
         out.append("│ ", style="dim")
         out.append(f"{mark} ", style=style)
-        out.append(clean(child.headline), style="red" if child.refused else "")
+        out.append(sanitize_for_terminal(child.headline), style="red" if child.refused else "")
         if child.result is not None and (child.refused or child.error):
-            first = clean(child.result).strip().split("\n", 1)[0]
+            first = sanitize_for_terminal(child.result).strip().split("\n", 1)[0]
             out.append(f"\n│   {first[:160]}", style="dim red")
     return out
 
@@ -93,15 +85,15 @@ def tool_parts(
     mark, mark_style = _mark(result, refused, error)
     head = Text()
     head.append(f"{mark} ", style=mark_style)
-    head.append(clean(headline), style="bold red" if refused else "bold")
+    head.append(sanitize_for_terminal(headline), style="bold red" if refused else "bold")
     inside = _children_text(children, expanded) if children else None
     if result is None:
         return head, inside
     if refused:
         # The reason is what the model was told; the result repeats it, so show it once.
-        body_text, body_style = f"refused: {clean(reason or result)}", "red"
+        body_text, body_style = f"refused: {sanitize_for_terminal(reason or result)}", "red"
     else:
-        body_text, body_style = clean(result).rstrip("\n"), ("red" if error else "")
+        body_text, body_style = sanitize_for_terminal(result).rstrip("\n"), ("red" if error else "")
     lines = body_text.split("\n") if body_text else []
     hidden = 0
     if not expanded and len(lines) > COLLAPSED_LINES:
@@ -131,7 +123,7 @@ def render_tool(headline: str, result: str | None, **kwargs: Any) -> Text:
 class UserRow(Static):
     def __init__(self, text: str) -> None:
         content = Text("› ", style="bold")
-        content.append(clean(text))
+        content.append(sanitize_for_terminal(text))
         super().__init__(content)
 
 
@@ -140,7 +132,7 @@ class NoticeRow(Static):
 
     def __init__(self, text: str | RenderableType, *, kind: str = "info") -> None:
         # A plain string is cleaned here; a built renderable must hold cleaned text already.
-        super().__init__(Text(clean(text)) if isinstance(text, str) else text)
+        super().__init__(Text(sanitize_for_terminal(text)) if isinstance(text, str) else text)
         self.add_class(f"-{kind}")
 
 
@@ -167,7 +159,7 @@ class AssistantRow(Static):
             self.update(self.renderable_text())
 
     def renderable_text(self) -> RenderableType:
-        return RichMarkdown(clean(self.text))
+        return RichMarkdown(sanitize_for_terminal(self.text))
 
     def on_mount(self) -> None:
         self.flush()
