@@ -13,8 +13,9 @@ import shlex
 import sys
 import time
 from collections.abc import Callable
+from pathlib import Path
 
-from planview.gate import ToolCall, decide
+from planview.gate import GatePolicy, ToolCall, decide
 
 TARGET = 50_000
 
@@ -95,16 +96,24 @@ def main(argv: list[str] | None = None) -> int:
         for call in calls[: len(COMMANDS)]:
             decide(call, "plan")
 
+    rooted = GatePolicy(project_root=Path(__file__).resolve().parent.parent)
+
+    def rooted_pass() -> None:
+        for call in calls:
+            decide(call, "plan", rooted)
+
     allowed = sum(decide(call, "plan").allowed for call in calls)
-    gate_best = shlex_best = git_best = 0.0
+    gate_best = shlex_best = git_best = rooted_best = 0.0
     for _ in range(args.repeat):
         gate_best = max(gate_best, per_second(gate_pass, len(calls), args.seconds))
+        rooted_best = max(rooted_best, per_second(rooted_pass, len(calls), args.seconds))
         git_best = max(git_best, per_second(git_only_pass, len(COMMANDS), args.seconds))
         shlex_best = max(shlex_best, per_second(shlex_pass, len(commands), args.seconds))
 
     print(f"corpus: {len(calls)} calls ({len(COMMANDS)} bash commands, {allowed} allowed in plan mode)")
     print(f"decide(), mixed corpus:        {gate_best:>10,.0f} decisions/s")
     print(f"decide(), bash commands only:  {git_best:>10,.0f} decisions/s")
+    print(f"decide(), mixed, paths resolved against a project root: {rooted_best:>10,.0f} decisions/s")
     print(f"shlex.split, same commands:    {shlex_best:>10,.0f} strings/s")
     print(f"ratio decide(bash) / shlex.split: {git_best / shlex_best:.2f}x  (higher is faster)")
     verdict = "ok" if gate_best >= TARGET else "UNDER TARGET"

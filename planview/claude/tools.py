@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from planview.gate import ToolCall, decide
+from planview.gate import GatePolicy, ToolCall, decide
 
 __all__ = ["MUTATING_TOOLS", "PlanVerdict", "claude_plans_dir", "plan_mode_verdict"]
 
@@ -134,7 +134,11 @@ def plan_mode_verdict(
         if extra.get("dangerouslyDisableSandbox") or extra.get("run_in_background"):
             return PlanVerdict(False, "in plan mode Bash runs read-only git in the foreground only")
         command = tool_input.get("command")
-        decision = decide(ToolCall(name="bash", input={"command": command}), "plan")
+        # Paths resolved against the project (symlinks followed). Claude's Bash runs git in Claude's
+        # environment, not planview's neutralised one (docs/PLAN_MODE_GIT.md says what that covers).
+        decision = decide(
+            ToolCall(name="bash", input={"command": command}), "plan", GatePolicy(project_root=root)
+        )
         return PlanVerdict(decision.allowed, _claude_words(decision.reason))
     if name in PATH_KEYS or name == "PowerShell":
         if _plan_draft(name, tool_input):

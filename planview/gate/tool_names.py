@@ -55,6 +55,8 @@ def key(name: str) -> str:
 
 def parts(name: str) -> tuple[str, ...]:
     """The name's key, and the key of its last part after an MCP-style server prefix."""
+    if name.isidentifier() and name.isascii() and name.islower() and "__" not in name:
+        return (name.strip("_"),)  # the common case: already in its comparable form
     whole = key(name)
     last = _PREFIX.split(name if name.isascii() else unicodedata.normalize("NFKC", name))[-1].strip()
     tail = key(last.rsplit(".", 1)[-1]) if last else whole

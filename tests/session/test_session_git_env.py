@@ -148,3 +148,28 @@ async def test_filter_drivers_come_from_the_repository_config_only(rigged: tuple
     git(root, "config", "include.path", str(included))
     drivers = await git_env.repo_filter_drivers(root, {"PATH": "/usr/bin:/bin", "HOME": str(root.parent)})
     assert drivers == ["scrub", "dotted.name"]
+
+
+async def test_plan_mode_git_does_not_climb_out_of_the_project(tmp_path: Path) -> None:
+    """A project folder inside someone else's repository: plan-mode git must not read that repository."""
+    outer = tmp_path / "outer"
+    outer.mkdir()
+    git(outer, "init", "-q")
+    (outer / "outer-secret.txt").write_text("outer\n")
+    git(outer, "add", ".")
+    project = outer / "project"
+    project.mkdir()
+    s = session(project, plan_mode=True)
+    result = await dispatch.run_call(s, ModelToolCall("c1", "bash", {"command": "git ls-files"}))
+    assert "outer-secret" not in result.text and "not a git repository" in result.text
+
+
+async def test_a_repository_core_worktree_cannot_point_git_outside(rigged: tuple[Path, Path]) -> None:
+    root, _ = rigged
+    outside = root.parent / "elsewhere"
+    outside.mkdir()
+    (outside / "a.txt").write_text("OUTSIDE TEXT\n")
+    git(root, "config", "core.worktree", str(outside))
+    s = session(root, plan_mode=True)
+    result = await dispatch.run_call(s, ModelToolCall("c1", "bash", {"command": "git diff -- a.txt"}))
+    assert "OUTSIDE TEXT" not in result.text and "+two" in result.text

@@ -10,7 +10,8 @@ Plan mode neutralises those with mechanisms git guarantees, in this order of pre
    `GIT_CONFIG_SYSTEM=/dev/null`, `GIT_CONFIG_GLOBAL=/dev/null` and `GIT_ATTR_NOSYSTEM`: the user's
    and the system's config are not part of the project, so plan-mode git never reads them (their
    credential helpers, tokens and programs included). `GIT_OPTIONAL_LOCKS=0`, no pager, no prompts,
-   and `GIT_WORK_TREE=<project>` so a `core.worktree` in the repository cannot point git elsewhere.
+   `GIT_WORK_TREE=<project>` so a `core.worktree` in the repository cannot point git elsewhere, and
+   `GIT_CEILING_DIRECTORIES` so git never takes a repository above the project for the project's.
 2. Command-line config (`PLAN_CONFIG`, as GIT_CONFIG_COUNT/KEY/VALUE). It outranks every config
    file, and git hands it on to every git it starts, submodules included. It switches off fsmonitor,
    hooks, pagers, credential helpers, transports (`protocol.allow=never`), signature display,
@@ -139,6 +140,8 @@ def base_env(project_root: Path, inherited: Mapping[str, str] | None = None) -> 
     env.update(PLAN_ENV)
     if os.path.lexists(Path(project_root) / ".git"):
         env["GIT_WORK_TREE"] = str(project_root)  # outranks the repository's core.worktree
+    # Discovery stops at the project: a repository in a folder above it is not the project's.
+    env["GIT_CEILING_DIRECTORIES"] = str(Path(project_root).absolute().parent)
     _put_config(env, PLAN_CONFIG)
     return env
 
