@@ -140,8 +140,6 @@ def base_env(project_root: Path, inherited: Mapping[str, str] | None = None) -> 
     env.update(PLAN_ENV)
     if os.path.lexists(Path(project_root) / ".git"):
         env["GIT_WORK_TREE"] = str(project_root)  # outranks the repository's core.worktree
-    # Discovery stops at the project: a repository in a folder above it is not the project's.
-    env["GIT_CEILING_DIRECTORIES"] = str(Path(project_root).absolute().parent)
     _put_config(env, PLAN_CONFIG)
     return env
 
@@ -166,6 +164,8 @@ def filter_overrides(drivers: list[str]) -> list[tuple[str, str]]:
 async def plan_env(project_root: Path, inherited: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment for plan-mode bash in `project_root` (inherits `inherited`, default os.environ)."""
     env = base_env(project_root, inherited)
+    # Discovery stops at the project: a repository in a folder above it is not the project's.
+    env["GIT_CEILING_DIRECTORIES"] = str(Path(project_root).absolute().parent)
     filters, textconv = await repo_drivers(project_root, env)
     _put_config(env, filter_overrides(filters))
     if textconv:
