@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Mapping
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -14,6 +16,18 @@ STATE_STYLE = {"ready": "green", "starting": "yellow", "failed": "red", "stopped
 HOW_TO = (
     'Add one in config.toml:  [mcp.servers.NAME]  command = "..."  args = [...]   (or url = "http://...")'
 )
+
+
+def annotation_text(annotations: Mapping[str, Any]) -> str:
+    """The tool's hints as the server declared them: `readOnlyHint`, `readOnlyHint: false, destructiveHint`."""
+    parts = [
+        key if value is True else f"{key}: {json.dumps(value)}"
+        for key, value in annotations.items()
+        if key.endswith("Hint")
+    ]
+    if "readOnlyHint" not in annotations:
+        parts.insert(0, "no readOnlyHint")
+    return ", ".join(parts)
 
 
 def mcp_listing(session: Any) -> RenderableType:
@@ -36,8 +50,7 @@ def mcp_listing(session: Any) -> RenderableType:
             verdict = verdicts(tool, session.policy)
             line = Text()
             line.append(clean(tool.qualified), style="bold")
-            hint = "readOnlyHint" if tool.read_only else "no readOnlyHint"
-            line.append(f"  ({hint})", style="dim")
+            line.append(f"  ({annotation_text(tool.annotations)})", style="dim")
             rows.append(Padding(line, (0, 0, 0, 4)))
             for mode in ("plan", "execute"):
                 text = verdict[mode]

@@ -73,7 +73,8 @@ async def test_mcp_listing_notice_and_servers_stop_with_the_app(project: Path) -
         listing = next(t for t in notices(app) if "MCP servers (2)" in t)
         assert "fx  ready  stdio:" in listing and "gone  failed" in listing
         assert "mcp__fx__clock  (readOnlyHint)" in listing
-        assert "mcp__fx__stamp  (no readOnlyHint)" in listing
+        assert "mcp__fx__stamp  (readOnlyHint: false, destructiveHint)" in listing
+        assert "mcp__fx__explode  (no readOnlyHint)" in listing
         lines = [line.strip() for line in listing.splitlines()]
         clock = lines.index("mcp__fx__clock  (readOnlyHint)")
         assert lines[clock + 1].startswith("plan: runs") and lines[clock + 2] == "execute: runs"
