@@ -118,11 +118,6 @@ class PlanviewApp(App):
         if callable(start):
             self.run_worker(start(), group="mcp", exit_on_error=False)
 
-    async def on_unmount(self) -> None:
-        close = getattr(self.session, "close", None)
-        if callable(close):
-            await close()  # the servers this session started stop with the app
-
     def _on_session_event(self, event: Any) -> None:
         self.post_message(SessionEventMessage(event))
 
@@ -343,6 +338,7 @@ class PlanviewApp(App):
         self.exit()
 
     async def on_unmount(self) -> None:
-        close = getattr(self.session, "close", None)  # e.g. an ACP agent's process (planview.agents)
+        # The MCP servers this session started, and an ACP agent's process (planview.agents), stop with the app.
+        close = getattr(self.session, "close", None)
         if close is not None:
             await close()
