@@ -117,6 +117,9 @@ def run_command(args: argparse.Namespace) -> int:
         else:
             session = Session(plan_mode=args.plan, **common)
     if resume is not None:
+        file_notice = getattr(session, "file_notice", None)  # the session file's torn last line
+        if file_notice:
+            print(f"planview: {file_notice}", file=sys.stderr)
         notice = session.resume_notice
         if not task and not notice and session.mode == "plan" and session.plan_path is not None:
             if not session.approvals.is_current(session.plan_path):

@@ -5,8 +5,10 @@ Line types:
   {"type": "message", "message": {...}}                              one per conversation message
   {"type": "state", "mode", "plan_path", "approval", "todos", "deferred"}   after every change; last wins
 
-Appending (never rewriting) means a crash loses at most the line being written. A line that
-does not parse is reported with the file and line number instead of being skipped silently.
+Appending (never rewriting) means a crash loses at most the line being written: a torn or
+unreadable *last* line (ENOSPC, SIGKILL mid-write) is dropped on resume with a one-line notice
+(`SavedSession.dropped`) and cut off before the session appends again. Any other line that does
+not parse is reported with the file and line number instead of being skipped silently.
 """
 
 from __future__ import annotations
@@ -21,9 +23,12 @@ from pathlib import Path
 from typing import Any
 
 from planview.errors import PlanviewError
+from planview.fileguard import NotAFileError, TooLargeError, explain, open_regular, read_regular
+from planview.nesting import too_deep_json
 from planview.session.events import Todo
 
 SESSIONS_DIR = "sessions"
+MAX_SESSION_BYTES = 256 * 1024 * 1024  # a session file is read whole on resume
 
 
 class SessionFileError(PlanviewError):
@@ -65,6 +70,8 @@ class SavedSession:
     conversation: tuple[Mapping[str, Any], ...]
     state: SessionState | None = None
     lines: int = 0
+    dropped: str | None = None  # the notice when a torn/unreadable last line was left out
+    good_bytes: int | None = None  # the file's length without that line (the writer cuts it off)
 
 
 @dataclass
@@ -92,6 +99,18 @@ class SessionLog:
                 {"type": "meta", "id": self.id, "created": datetime.now(UTC).isoformat(), **meta}, sync=True
             )
 
+    def drop_torn_tail(self, good_bytes: int) -> None:
+        """Cut the file back to its last good line, so the next append does not land after a torn one."""
+        try:
+            fd = open_regular(self.path, os.O_WRONLY)
+            try:
+                os.ftruncate(fd, good_bytes)
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            raise SessionFileError(explain(exc, f"drop the torn last line of {self.path}")) from exc
+
     def message(self, message: Mapping[str, Any]) -> None:
         self._append({"type": "message", "message": dict(message)})
 
@@ -99,18 +118,32 @@ class SessionLog:
         self._append(state.to_json(), sync=True)
 
     def _append(self, record: Mapping[str, Any], sync: bool = False) -> None:
-        line = json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str) + "\n"
+        line = (json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str) + "\n").encode(
+            "utf-8"
+        )
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            with open(self.path, "a", encoding="utf-8", newline="") as fh:
-                fh.write(line)
-                fh.flush()
-                if sync:
-                    os.fsync(fh.fileno())
+            fd = open_regular(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT)
+        except NotAFileError as exc:
+            raise SessionFileError(str(exc)) from None
         except OSError as exc:
-            raise SessionFileError(
-                f"cannot save the session to {self.path}: {exc.strerror or exc}; free some space or fix permissions"
-            ) from exc
+            raise SessionFileError(explain(exc, f"save the session to {self.path}")) from exc
+        try:
+            old_length = os.fstat(fd).st_size
+            try:
+                view = memoryview(line)
+                while view:
+                    view = view[os.write(fd, view) :]
+                if sync:
+                    os.fsync(fd)
+            except OSError as exc:
+                try:  # a short write leaves no torn line for the next append to follow
+                    os.ftruncate(fd, old_length)
+                except OSError:
+                    pass  # the next resume leaves the torn last line out
+                raise SessionFileError(explain(exc, f"save the session to {self.path}")) from exc
+        finally:
+            os.close(fd)
 
 
 def sessions_dir(home: Path) -> Path:
@@ -162,25 +195,40 @@ def saved_provider(home: Path, session_id: str | None = None) -> Mapping[str, An
 
 def read_session(path: Path) -> SavedSession:
     try:
-        raw = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as exc:
-        raise SessionFileError(f"{path}: not UTF-8 text; the session file is damaged") from exc
+        raw = read_regular(path, MAX_SESSION_BYTES, "session file")
+    except (NotAFileError, TooLargeError) as exc:
+        raise SessionFileError(str(exc)) from None
     except OSError as exc:
-        raise SessionFileError(f"cannot read {path}: {exc.strerror or exc}") from exc
+        raise SessionFileError(explain(exc, f"read {path}")) from exc
     meta: Mapping[str, Any] = {}
     conversation: list[Mapping[str, Any]] = []
     state: SessionState | None = None
+    lines = raw.split(b"\n")
+    last = max((i for i, line in enumerate(lines) if line.strip()), default=-1)
+    dropped: str | None = None
+    good_bytes: int | None = None
+    offset = 0
     number = 0
-    for number, line in enumerate(raw.split("\n"), 1):
+    for index, line in enumerate(lines):
+        number = index + 1
+        start, offset = offset, offset + len(line) + 1
         if not line.strip():
             continue
         fix = "delete that line (or the file) and resume again, or start a new session without --resume"
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise SessionFileError(f"{path}: line {number}: not valid JSON ({exc.msg}); {fix}") from exc
-        kind = record.get("type") if isinstance(record, dict) else None
+            record = _record(line)
+        except ValueError as exc:
+            if index != last:
+                raise SessionFileError(f"{path}: line {number}: {exc}; {fix}") from exc
+            # The last line cannot be read: a save cut short (a full disk, a kill). The rest stands.
+            dropped = (
+                f"{path.name}: left out its unreadable last line {number} ({exc}: a save was "
+                "interrupted); resuming from the line before"
+            )
+            good_bytes, number = start, number - 1
+            break
         try:
+            kind = record.get("type") if isinstance(record, dict) else None
             if kind == "meta":
                 meta = record
             elif kind == "message":
@@ -191,7 +239,23 @@ def read_session(path: Path) -> SavedSession:
                 raise ValueError(f"unknown record type {kind!r}")
         except (KeyError, TypeError, ValueError) as exc:
             raise SessionFileError(f"{path}: line {number}: {exc}; {fix}") from exc
-    return SavedSession(path.stem, path, meta, tuple(conversation), state, number)
+    return SavedSession(path.stem, path, meta, tuple(conversation), state, number, dropped, good_bytes)
+
+
+def _record(line: bytes) -> Any:
+    """One line's JSON value; ValueError (UTF-8, JSON, nesting) says what is wrong with it."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError("not UTF-8 text") from exc
+    if too_deep_json(text):
+        raise ValueError("nested too deeply")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"not valid JSON ({exc.msg})") from exc
+    except RecursionError as exc:  # pragma: no cover - too_deep_json catches it first
+        raise ValueError("nested too deeply") from exc
 
 
 def _message(message: Any) -> dict[str, Any]:

@@ -99,6 +99,7 @@ class Session:
         self.deferred_steps: tuple[str, ...] = ()
         self.conversation: list[dict[str, Any]] = []
         self.resume_notice: str | None = None  # set when a resume found the plan approved outside
+        self.file_notice: str | None = None  # for the user: the session file's torn last line was left out
         self.saved_mode = False  # a restored session file recorded a mode (then --plan does not apply)
         self._packet: dict[str, Any] | None = None
         self._stale: tuple[str, ...] | None = None  # changed sections after a revocation
@@ -109,6 +110,9 @@ class Session:
         self._log = SessionLog(self.home, self.id) if persist else None
         if self._log is not None and self._log.exists():
             saved = read_session(self._log.path)
+            if saved.dropped is not None and saved.good_bytes is not None:
+                self._log.drop_torn_tail(saved.good_bytes)  # appends must not follow a torn line
+                self.file_notice = saved.dropped
             restore(self, saved.state, saved.conversation)
 
     # ------------------------------------------------------------------ construction helpers

@@ -93,6 +93,9 @@ class SessionScreen(Screen):
             self.transcript.add_notice(f"Resumed session {getattr(self.session, 'id', '')}.", kind="mode")
         # A resume that found the plan approved outside (planview approve): the agent learns it with
         # the next message the user sends.
+        file_notice = getattr(self.session, "file_notice", None)
+        if file_notice:
+            self.transcript.add_notice(file_notice, kind="mode")
         self._resume_notice = getattr(self.session, "resume_notice", None)
         if self._resume_notice:
             self.transcript.add_notice(

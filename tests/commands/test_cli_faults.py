@@ -145,3 +145,20 @@ def test_read_only_home(approved: Path, tmp_path: Path) -> None:
             assert b"read-only" in done.stderr
     finally:
         subprocess.run(["umount", str(home)], check=False)
+
+
+def test_a_session_file_with_a_torn_last_line_resumes(project: Path, tmp_path: Path) -> None:
+    script = tmp_path / "s.jsonl"
+    script.write_text('{"text": "Looking."}\n{"text": "Still here."}\n')
+    first = planview(project, "run", "--script", str(script), "look around")
+    assert first.returncode == 0, first.stderr
+    (session,) = (project / ".planview" / "sessions").glob("*.jsonl")
+    with session.open("ab") as fh:
+        fh.write(b'{"type":"message","message":{"role":"assistant","content":"cut sh')  # SIGKILL/ENOSPC
+    again = planview(project, "run", "--resume", "--script", str(script), "go on")
+    assert again.returncode == 0, again.stderr.decode()
+    notices = [line for line in again.stderr.decode().splitlines() if "left out" in line]
+    assert len(notices) == 1 and "line" in notices[0]
+    assert b"Traceback" not in again.stderr
+    third = planview(project, "run", "--resume", "--script", str(script), "and again")
+    assert third.returncode == 0 and b"left out" not in third.stderr  # the torn line was cut off

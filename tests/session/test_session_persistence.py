@@ -84,10 +84,37 @@ def test_damaged_line_names_file_and_line(tmp_path: Path, line: str, problem: st
     log.message({"role": "user", "content": "fine"})
     with open(log.path, "a", encoding="utf-8") as fh:
         fh.write(line + "\n")
+    log.message({"role": "user", "content": "after it"})  # not the last line: no save was cut short
     with pytest.raises(SessionFileError) as info:
         load_session(tmp_path, "s1")
     message = str(info.value)
     assert f"{log.path}: line 3" in message and problem in message and "delete that line" in message
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        b'{"type": "message", "message": {"role": "user", "content": "cut sh',  # ENOSPC / SIGKILL
+        '{"type": "message", "message": {"role": "user", "content": "é'.encode()[:-1],  # mid-character
+        b"\x00" * 4096,  # a page that never got its data
+        b"[" * 100_000,  # nesting that would crash json with RecursionError
+    ],
+)
+def test_a_torn_last_line_is_dropped_with_a_notice_and_cut_off(tmp_path: Path, tail: bytes) -> None:
+    log = SessionLog(tmp_path, "s1")
+    log.start({})
+    log.message({"role": "user", "content": "kept"})
+    good = log.path.read_bytes()
+    with open(log.path, "ab") as fh:
+        fh.write(tail)
+    saved = load_session(tmp_path, "s1")
+    assert [m["content"] for m in saved.conversation] == ["kept"]
+    assert saved.dropped is not None and "last line 3" in saved.dropped and "\n" not in saved.dropped
+    assert saved.good_bytes == len(good)
+    log.drop_torn_tail(saved.good_bytes)
+    log.message({"role": "user", "content": "next"})
+    again = load_session(tmp_path, "s1")
+    assert [m["content"] for m in again.conversation] == ["kept", "next"] and again.dropped is None
 
 
 def test_resume_of_a_malformed_tool_call_is_a_clear_error(tmp_path: Path) -> None:
@@ -107,3 +134,29 @@ def test_resume_of_a_malformed_tool_call_is_a_clear_error(tmp_path: Path) -> Non
             session_id="s1",
             store=PlanStore(home, project_root=tmp_path),
         )
+
+
+def test_a_full_disk_while_saving_leaves_no_torn_line(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import errno
+
+    from planview.session import persistence
+
+    log = SessionLog(tmp_path, "s1")
+    log.start({})
+    good = log.path.read_bytes()
+    real = persistence.os.write
+
+    def short_then_full(fd: int, data: bytes) -> int:
+        if len(data) > 10:
+            return real(fd, bytes(data[:10]))  # a short write...
+        raise OSError(errno.ENOSPC, "No space left on device")  # ...then the disk is full
+
+    monkeypatch.setattr(persistence.os, "write", short_then_full)
+    with pytest.raises(SessionFileError, match="the disk is full"):
+        log.message({"role": "user", "content": "x" * 100})
+    monkeypatch.undo()
+    assert log.path.read_bytes() == good
+    log.message({"role": "user", "content": "after"})
+    assert [m["content"] for m in load_session(tmp_path, "s1").conversation] == ["after"]
