@@ -180,17 +180,29 @@ def load_config(
     )
 
 
+MAX_CONFIG_BYTES = 1024 * 1024
+
+
 def _read(path: Path) -> dict[str, Any] | None:
+    from planview.fileguard import NotAFileError, TooLargeError, explain, read_regular
+    from planview.nesting import MAX_DEPTH, too_deep_toml
+
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path, MAX_CONFIG_BYTES, "config file")
     except FileNotFoundError:
         return None
+    except (NotAFileError, TooLargeError) as exc:
+        raise ConfigError(str(exc)) from None
     except OSError as exc:
-        raise ConfigError(
-            f"{path}: cannot read the config file ({exc.strerror}); fix its permissions"
-        ) from exc
+        raise ConfigError(explain(exc, f"read the config file {path}")) from exc
     try:
-        return tomllib.loads(raw.decode("utf-8"))
+        text = raw.decode("utf-8")
+        if too_deep_toml(text):
+            raise ConfigError(
+                f"{path}: arrays or tables nested more than {MAX_DEPTH} levels deep; fix the TOML or move "
+                "the file aside"
+            )
+        return tomllib.loads(text)
     except UnicodeDecodeError as exc:
         raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from exc
     except tomllib.TOMLDecodeError as exc:

@@ -23,6 +23,7 @@ from typing import Any
 
 from planview import atomic
 from planview.atomic import atomic_write
+from planview.errors import PlanviewError
 from planview.plan.errors import (
     PlanChangedError,
     PlanContentError,
@@ -58,7 +59,8 @@ __all__ = [
     "slugify",
 ]
 
-MAX_PLAN_BYTES = 256 * 1024
+MAX_PLAN_BYTES = 256 * 1024  # what planview saves and approves
+MAX_READ_BYTES = 2 * 1024 * 1024  # what it reads as a plan (review, steps, plans): a hand-written long plan
 SLUG_MAX = 60
 
 
@@ -114,13 +116,22 @@ def read_plan_text(path: str | Path) -> str:
 
 def read_plan_bytes(path: str | Path) -> bytes:
     """A plan's exact bytes (what approval seals); every failure a typed, one-line error."""
+    from planview.fileguard import NotAFileError, TooLargeError, read_regular
+
     path = Path(path)
     try:
-        # A FIFO or device would block open() or never end: only regular files are plans.
-        if path.exists() and not path.is_dir() and not path.is_file():
-            raise PlanReadError(f"{_show(path)} is not a regular file; pass a Markdown plan file (.md)")
-        with open(path, "rb") as handle:
-            return handle.read()
+        # A FIFO or device would block open() or never end: only regular files are plans
+        # (opened without blocking, checked with fstat), and only up to MAX_READ_BYTES.
+        return read_regular(path, MAX_READ_BYTES, "plan")
+    except NotAFileError as exc:
+        if "a folder" in str(exc):
+            raise PlanReadError(f"{_show(path)} is a folder; pass a Markdown plan file (.md)") from None
+        raise PlanReadError(f"{_show(path)} is not a regular file; pass a Markdown plan file (.md)") from None
+    except TooLargeError as exc:
+        raise PlanTooLargeError(
+            f"{_show(path)} is over the {MAX_READ_BYTES // (1024 * 1024)} MiB limit for reading a plan "
+            f"(planview saves and approves plans up to {MAX_PLAN_BYTES // 1024} KiB); shorten or split it"
+        ) from exc
     except FileNotFoundError as exc:
         raise PlanNotFoundError(
             f"plan not found: {_show(path)}; check the path (`planview plans` lists saved plans)"
@@ -168,14 +179,14 @@ def _plan_files(folder: Path) -> list[tuple[Path, int]]:
 
 
 def _info(path: Path, mtime_ns: int) -> PlanInfo:
+    from planview.fileguard import read_regular
     from planview.plan.document import parse_plan  # lazy: the path checks stay import-light
     from planview.plan.steps import extract_steps
 
     try:
-        with open(path, encoding="utf-8", errors="replace", newline="") as handle:
-            text = handle.read()
-    except OSError:
-        text = ""  # unreadable: still listed (by file name), never silently dropped
+        text = read_regular(path, MAX_READ_BYTES, "plan").decode("utf-8", errors="replace")
+    except (OSError, PlanviewError):
+        text = ""  # unreadable or over the cap: still listed (by file name), never silently dropped
     title = parse_plan(text).title or path.stem
     steps = extract_steps(text).steps
     done = sum(1 for step in steps if step.completed)

@@ -162,3 +162,39 @@ def test_a_session_file_with_a_torn_last_line_resumes(project: Path, tmp_path: P
     assert b"Traceback" not in again.stderr
     third = planview(project, "run", "--resume", "--script", str(script), "and again")
     assert third.returncode == 0 and b"left out" not in third.stderr  # the torn line was cut off
+
+
+def test_size_caps_on_plans_read_by_the_cli(project: Path) -> None:
+    big = project / "big.md"
+    big.write_bytes(b"## Steps\n" + b"- [ ] step\n" * (3 * 1024 * 1024 // 11))  # over the 2 MiB read cap
+    start = time.monotonic()
+    done = planview(project, "steps", str(big))
+    assert done.returncode == 2 and b"over the 2 MiB limit" in done.stderr
+    assert time.monotonic() - start < 30
+    plans = project / ".planview" / "plans"
+    plans.mkdir(parents=True)
+    (plans / "2026-01-01-0000-huge.md").write_bytes(big.read_bytes())
+    listed = planview(project, "plans")
+    assert listed.returncode == 0 and b"huge" in listed.stdout  # listed by name, not read whole
+    approve = planview(project, "approve", "2026-01-01-0000-huge.md")
+    assert approve.returncode == 2 and b"limit" in approve.stderr and b"Traceback" not in approve.stderr
+
+
+def test_hostile_script_and_config_files(project: Path, tmp_path: Path) -> None:
+    deep = tmp_path / "deep.jsonl"
+    deep.write_text('{"text": ' + "[" * 50_000 + "]" * 50_000 + "}\n")
+    done = planview(project, "run", "--script", str(deep), "x")
+    assert done.returncode == 2 and b"nested more than" in done.stderr and b"Traceback" not in done.stderr
+    fifo = tmp_path / "fifo.jsonl"
+    os.mkfifo(fifo)
+    done = planview(project, "run", "--script", str(fifo), "x")
+    assert done.returncode == 2 and b"FIFO" in done.stderr
+    config = project / ".planview" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text("a = " + "[" * 50_000 + "]" * 50_000 + "\n")
+    done = planview(project, "run", "--script", str(tmp_path / "none.jsonl"), "x")
+    assert done.returncode == 2 and b"nested more than" in done.stderr and b"Traceback" not in done.stderr
+    config.unlink()
+    os.mkfifo(config)
+    done = planview(project, "run", "--script", str(tmp_path / "none.jsonl"), "x")
+    assert done.returncode == 2 and b"FIFO" in done.stderr

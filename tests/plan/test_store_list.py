@@ -150,12 +150,12 @@ def test_read_errors_are_typed_and_say_what_to_do(store: PlanStore, tmp_path: Pa
 
 def test_read_permission_denied(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Simulated: chmod 0 does not stop root, and CI often runs as root.
-    from planview.plan import store as store_module
+    from planview import fileguard
 
     def denied(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(store_module, "open", denied, raising=False)
+    monkeypatch.setattr(fileguard, "open_regular", denied)
     with pytest.raises(
         PlanReadError, match="cannot read .*locked.md: permission denied; check the file's permissions"
     ):

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from planview.nesting import MAX_DEPTH, too_deep_json
 from planview.session.providers.base import (
     Done,
     ModelRequest,
@@ -29,6 +30,7 @@ from planview.session.providers.base import (
 )
 
 _TURN_KEYS = {"text", "tool_calls", "delay"}
+MAX_SCRIPT_BYTES = 16 * 1024 * 1024
 _CALL_KEYS = {"name", "arguments", "id", "script"}
 
 
@@ -53,6 +55,8 @@ def parse_script(text: str, source: str = "<script>") -> tuple[ScriptTurn, ...]:
         if not line or line.startswith("//"):
             continue
         where = f"{source}: line {number}"
+        if too_deep_json(line):
+            raise ScriptError(f"{where}: nested more than {MAX_DEPTH} levels deep; a turn needs far fewer")
         try:
             data = json.loads(line)
         except json.JSONDecodeError as exc:
@@ -126,15 +130,23 @@ class ScriptedProvider:
 
     @classmethod
     def from_file(cls, path: str | Path) -> ScriptedProvider:
+        from planview.fileguard import NotAFileError, TooLargeError, explain, read_regular
+
         path = Path(path)
         try:
-            text = path.read_text(encoding="utf-8")
+            text = read_regular(path, MAX_SCRIPT_BYTES, "script").decode("utf-8")
         except FileNotFoundError:
             raise ScriptError(
                 f"script not found: {path}; pass an existing JSON Lines file to --script"
             ) from None
-        except (OSError, UnicodeDecodeError) as exc:
-            raise ScriptError(f"cannot read script {path}: {exc}") from exc
+        except (NotAFileError, TooLargeError) as exc:
+            raise ScriptError(str(exc)) from None
+        except UnicodeDecodeError as exc:
+            raise ScriptError(
+                f"cannot read script {path}: not UTF-8 text (byte {exc.start}); save it as UTF-8"
+            ) from exc
+        except OSError as exc:
+            raise ScriptError(explain(exc, f"read script {path}")) from exc
         return cls(
             parse_script(text, str(path)),
             label=f"scripted · {path.name}",
