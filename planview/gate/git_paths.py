@@ -61,16 +61,22 @@ def _real_root(root: str) -> str:
     return os.path.realpath(root)
 
 
-def escapes(word: str, root: Path | str | None) -> bool:
-    """Whether `word`, opened as a path from the project root, lands outside it (symlinks followed)."""
+def escapes(word: str, root: Path | str | None, *, follow_last: bool = True) -> bool:
+    """Whether `word`, opened as a path from the project root, lands outside it (symlinks followed).
+
+    `follow_last=False` is for pathspecs: git does not follow a symlink it is pointed at (it shows
+    the link), only the folders on the way to it count.
+    """
     if outside_project(word):
         return True
     if root is None or not word:
         return False
     base = _real_root(os.fspath(root))
     path = os.path.join(base, word)
-    if "/" not in word and not os.path.islink(path):
-        return False  # a plain name in the project root that is no symlink (or nothing at all)
+    if "/" not in word and (not follow_last or not os.path.islink(path)):
+        return False  # a plain name in the project root: no folder on the way to resolve
+    if not follow_last:
+        path = os.path.dirname(path.rstrip("/")) or base
     real = os.path.realpath(path)
     return real != base and not real.startswith(base.rstrip(os.sep) + os.sep)
 

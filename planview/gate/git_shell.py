@@ -273,7 +273,9 @@ def _check_git(args: Sequence[str], root: Path | None) -> str | None:
     for word in rest:
         if word.startswith("-"):
             continue
-        if (lexical and outside_project(word)) or (root is not None and escapes(word, root)):
+        if (lexical and outside_project(word)) or (
+            root is not None and escapes(word, root, follow_last=False)
+        ):
             return (
                 f"git {sub} {show(word)} reads outside the project; in plan mode git reads only the "
                 "project: name paths inside it (relative, without .., not through a symlink that leads out)"

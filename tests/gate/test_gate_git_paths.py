@@ -63,7 +63,7 @@ def test_escapes_follows_symlinks(project: Path, word: str, out: bool) -> None:
         "git diff -Oext/secret.cfg",
         "git rev-parse --resolve-git-dir ext/secret.cfg",
         "git log -- ext/secret.cfg",
-        "git grep x -- ext",
+        "git grep x -- ext/secret.cfg",
     ],
 )
 def test_path_words_that_resolve_outside_are_refused(project: Path, command: str) -> None:
@@ -71,6 +71,13 @@ def test_path_words_that_resolve_outside_are_refused(project: Path, command: str
     assert not verdict.allowed and "outside the project" in verdict.reason, (command, verdict.reason)
     # every spelling is lexically inside: a check of the spelling alone (no root) lets it through
     assert check_git_command(command).allowed, command
+
+
+def test_pathspecs_naming_a_symlink_itself_are_allowed(project: Path) -> None:
+    # git shows a link it is pointed at (it does not follow it); only folders on the way count
+    for command in ("git log -- ext", "git ls-files -s ext", "git blame docs/up"):
+        assert check_git_command(command, project).allowed, command
+    assert not check_git_command("git config --file ext --list", project).allowed  # an option value is opened
 
 
 def test_inside_paths_stay_allowed(project: Path) -> None:

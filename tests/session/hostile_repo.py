@@ -205,6 +205,7 @@ def build(tmp: Path, *, rigged: bool = True) -> Hostile:
     (root / ".gitattributes").write_text("*.bin diff=drv filter=flt\n*.dat diff=drv\nm.txt merge=drv\n")
     (root / ".mailmap").symlink_to(outside / "mailmap")  # git refuses in-tree symlinked .mailmap
     (root / "ext").symlink_to(outside)
+    (root / "link").symlink_to(outside / "notes.txt")  # a committed symlink to an outside file
     _git(root, build_env, "add", ".")
     _git(root, build_env, "commit", "-qm", "init")
     _git(root, build_env, "submodule", "add", "-q", str(sub_src), "sub")
