@@ -185,3 +185,35 @@ async def test_a_stale_save_offers_reload_and_a_terminal_decision_closes_the_pag
     finally:
         await server.stop()
     assert (await server.wait()).reason == "decided in the terminal"
+
+
+async def test_selected_text_is_quoted_counts_follow_sections_and_closing_the_tab_closes_the_review(
+    plan, home
+):
+    server = await served(plan, home, approve=False, close_grace=0.3)
+    try:
+        async with Browser(1280, 900) as browser:
+            await open_page(browser, server)
+            await browser.wait_for("document.querySelector('.chip').textContent.startsWith('Connected')")
+            # Select "Make reads" in the Goal paragraph, then + Comment on that paragraph.
+            await browser.js(
+                "(() => { const p = [...document.querySelectorAll('main p')].find(e => e.textContent === 'Make reads fast.');"
+                " const r = document.createRange(); r.setStart(p.firstChild, 0); r.setEnd(p.firstChild, 10);"
+                " const s = getSelection(); s.removeAllRanges(); s.addRange(r);"
+                " p.closest('.blk').querySelector('.rail .add').dataset.target = 'goal'; })()"
+            )
+            await browser.click(".add[data-target=goal]")
+            assert await browser.js("document.querySelector('.composer textarea').value") == "“Make reads” "
+            await browser.type_text("how fast?")
+            await browser.click(".composer .btn.primary")
+            counts = await browser.js(
+                "[...document.querySelectorAll('.outline a')].map(a => [a.querySelector('.name').textContent,"
+                " a.querySelector('.count').hidden ? 0 : +a.querySelector('.count').textContent])"
+            )
+            assert ["Goal", 1] in counts and ["Steps", 0] in counts
+            await browser.navigate("about:blank")  # the tab leaves: the event stream closes
+        decision = await asyncio.wait_for(server.wait(), 10)
+    finally:
+        await server.stop()
+    assert decision.outcome == "closed" and "closed" in decision.reason
+    assert "[!REVIEW]" not in plan.read_text(encoding="utf-8")  # unsaved comments are not written
