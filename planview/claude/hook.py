@@ -296,6 +296,14 @@ def handle(event: HookEvent, timeout: float = DEFAULT_TIMEOUT) -> HookAnswer:
         verdict = plan_mode_verdict(event.tool_name, event.tool_input, ctx.root, _read_only_tools(ctx.home))
         if event.name == "PermissionRequest":
             return answer.permission_deny(verdict.reason) if not verdict.allowed else HookAnswer(0)
+        if verdict.allowed and event.tool_name == "Bash":
+            from planview.claude.git_wrap import neutralised_command
+
+            wrapped = neutralised_command(str(event.tool_input["command"]), ctx.root)
+            return answer.allow(
+                f"planview plan mode: {verdict.reason}",
+                updated_input={**event.tool_input, "command": wrapped},
+            )
         if verdict.allowed:
             return answer.allow(f"planview plan mode: {verdict.reason}")
         return answer.deny(verdict.reason)

@@ -1,0 +1,44 @@
+"""Claude's plan-mode Bash runs git the way planview's own plan-mode bash does.
+
+The gate lets only read-only git command shapes through, but git itself starts programs a
+repository's config names (fsmonitor, diff.external, textconv, filters, pagers, ...). planview's
+own bash neutralises them with its plan environment (`planview.session.tools.git_env`). Claude runs
+the command in its own shell, so the hook hands Claude a rewritten command (`updatedInput`) that
+carries the same neutralisation with it:
+
+    bash -c '<unset inherited GIT_*> <export the plan environment> <the git function> <command>'
+
+The command itself is the one the gate checked, unchanged, run by bash with planview's `git`
+function in front of it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+from collections.abc import Mapping
+from pathlib import Path
+
+__all__ = ["neutralised_command"]
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def neutralised_command(command: str, root: Path, environ: Mapping[str, str] | None = None) -> str:
+    """`command` wrapped so git runs with planview's plan environment (one git call to build it)."""
+    import asyncio
+
+    from planview.session.tools.git_env import plan_env, plan_script
+
+    inherited = dict(os.environ if environ is None else environ)
+    env = asyncio.run(plan_env(root, inherited))
+    unset = sorted(name for name in inherited if name not in env and _NAME.fullmatch(name))
+    exports = sorted((k, v) for k, v in env.items() if inherited.get(k) != v and _NAME.fullmatch(k))
+    lines = []
+    if unset:
+        lines.append("unset " + " ".join(unset))
+    if exports:
+        lines.append("export " + " ".join(f"{name}={shlex.quote(value)}" for name, value in exports))
+    script = "\n".join(lines) + "\n" + plan_script(command)
+    return "bash -c " + shlex.quote(script)
