@@ -188,6 +188,23 @@ class AcpSession(Session):
         detail = f": {exc.data}" if exc.data else ""
         return f"{self.profile.name} refused {what} ({exc}{detail}){self._stderr_hint()}"
 
+    async def _authenticate_from_env(self) -> bool:
+        """An agent that wants a key it can read from the environment (codex: OPENAI_API_KEY) is told
+        to use it; planview never reads or passes the key itself."""
+        for method in getattr(self.init_response, "auth_methods", None) or []:
+            needed = [v.name for v in getattr(method, "vars", None) or [] if not v.optional]
+            if (
+                getattr(method, "type", None) == "env_var"
+                and needed
+                and all(os.environ.get(n) for n in needed)
+            ):
+                try:
+                    await self._request(self._conn.authenticate(method_id=method.id), "authenticate")
+                except AgentStartError:
+                    return False
+                return True
+        return False
+
     def _stderr_hint(self) -> str:
         try:
             tail = (
@@ -202,9 +219,20 @@ class AcpSession(Session):
 
     async def _open_agent_session(self, limited: bool) -> None:
         meta = dict(self.profile.session_meta) if limited else {}
-        response = await self._request(
-            self._conn.new_session(cwd=str(self.project_root), mcp_servers=[], **meta), "session/new"
-        )
+
+        def new_session() -> Any:
+            return self._conn.new_session(cwd=str(self.project_root), mcp_servers=[], **meta)
+
+        try:
+            response = await asyncio.wait_for(new_session(), START_TIMEOUT)
+        except RequestError as exc:
+            if exc.code != -32000 or not await self._authenticate_from_env():
+                raise AgentStartError(self._request_error("session/new", exc)) from None
+            response = await self._request(new_session(), "session/new")
+        except TimeoutError:
+            raise AgentStartError(
+                f"{self.profile.name} did not answer session/new within {START_TIMEOUT:.0f} s{self._stderr_hint()}"
+            ) from None
         self._agent_session = response.session_id
         self._session_ids.add(response.session_id)
         self._limited, self._fresh = limited, True

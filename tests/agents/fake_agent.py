@@ -13,6 +13,8 @@ Scenarios (each is one of the "fake agents" the tests and `planview run --agent`
   stream       streams chunks for a long time until session/cancel; a pending permission meanwhile
   slow-edit    switch-mode, but after the allow it waits for a file named `go` before it edits
   rows         one reply with a read tool call, a diff edit call and a failed call (for transcript rows)
+  needs-auth   session/new answers "authentication required" until authenticate(fake-key) was called;
+               that method is an env_var one needing FAKE_AGENT_KEY
   config-mode  offers its modes as a config option (category "mode") instead of session modes
 
 Every request the agent receives and every answer it gets is appended as a JSON line to the file
@@ -32,9 +34,11 @@ from typing import Any
 from acp import (
     PROTOCOL_VERSION,
     Agent,
+    AuthenticateResponse,
     InitializeResponse,
     NewSessionResponse,
     PromptResponse,
+    RequestError,
     run_agent,
     start_tool_call,
     text_block,
@@ -46,6 +50,8 @@ from acp import (
 from acp.helpers import update_current_mode
 from acp.schema import (
     AgentCapabilities,
+    AuthEnvVar,
+    EnvVarAuthMethod,
     PermissionOption,
     SessionConfigOptionSelect,
     SessionConfigSelectOption,
@@ -97,6 +103,7 @@ class FakeAgent(Agent):
         self.cancelled = asyncio.Event()
         self.session_id = "fake-session-1"
         self.sessions = 0
+        self.authenticated = False
 
     def on_connect(self, conn: Any) -> None:
         self.conn = conn
@@ -110,7 +117,24 @@ class FakeAgent(Agent):
                 "fs": client_capabilities.fs.model_dump() if client_capabilities else None,
             }
         )
-        return InitializeResponse(protocol_version=PROTOCOL_VERSION, agent_capabilities=AgentCapabilities())
+        methods = []
+        if self.scenario == "needs-auth":
+            methods = [
+                EnvVarAuthMethod(
+                    id="fake-key",
+                    name="Use FAKE_AGENT_KEY",
+                    type="env_var",
+                    vars=[AuthEnvVar(name="FAKE_AGENT_KEY")],
+                )
+            ]
+        return InitializeResponse(
+            protocol_version=PROTOCOL_VERSION, agent_capabilities=AgentCapabilities(), auth_methods=methods
+        )
+
+    async def authenticate(self, method_id: str, **kw: Any) -> Any:
+        log({"method": "authenticate", "id": method_id, "key_seen": bool(os.environ.get("FAKE_AGENT_KEY"))})
+        self.authenticated = True
+        return AuthenticateResponse()
 
     def _modes(self) -> SessionModeState | None:
         if self.scenario == "no-plan":
@@ -143,6 +167,8 @@ class FakeAgent(Agent):
         ]
 
     async def new_session(self, cwd: str, mcp_servers: Any = None, **kw: Any) -> NewSessionResponse:
+        if self.scenario == "needs-auth" and not self.authenticated:
+            raise RequestError.auth_required()
         self.sessions += 1
         self.session_id = f"fake-session-{self.sessions}"
         self.cwd = Path(cwd)
@@ -314,6 +340,10 @@ class FakeAgent(Agent):
 
     async def turn_no_plan(self, text: str) -> str:
         await self.say("I have no plan mode.")
+        return "end_turn"
+
+    async def turn_needs_auth(self, text: str) -> str:
+        await self.say("signed in")
         return "end_turn"
 
     async def turn_config_mode(self, text: str) -> str:

@@ -325,3 +325,26 @@ async def test_plan_mode_fs_write_of_a_plan_goes_through_the_store(project: Path
     await session.on_write(str(project / ".planview" / "plans" / "p.md"), "# My plan\n\n## Steps\n- [ ] a\n")
     assert session.plan_path == project / ".planview" / "plans" / "p.md"
     assert rec.of(ev.PlanWritten)[0].bytes == len("# My plan\n\n## Steps\n- [ ] a\n")
+
+
+async def test_an_agent_asking_for_a_key_in_the_environment_is_told_to_use_it(
+    project: Path, agent_log: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("FAKE_AGENT_KEY", "k")
+    rec = Recorder()
+    await run_turn(make(project, "needs-auth", rec))
+    assert agent_log.find(method="authenticate") == [
+        {"method": "authenticate", "id": "fake-key", "key_seen": True}
+    ]
+    assert rec.ended.reason == "done"
+
+
+async def test_an_agent_needing_a_login_says_so_in_one_line(
+    project: Path, agent_log: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("FAKE_AGENT_KEY", raising=False)
+    rec = Recorder()
+    await run_turn(make(project, "needs-auth", rec))
+    assert rec.ended.reason == "error"
+    assert "needs you to sign in first (Use FAKE_AGENT_KEY)" in rec.ended.message
+    assert "\n" not in rec.ended.message and not agent_log.find(method="authenticate")
