@@ -83,7 +83,9 @@ def escapes(word: str, root: Path | str | None, *, follow_last: bool = True) -> 
 
 def file_values(sub: str, args: Sequence[str]) -> list[str]:
     """The values given to `sub`'s file-reading options, in every spelling (=, next word, stuck, cluster)."""
-    short, longs = FILE_OPTIONS.get(sub, ("", ()))
+    if sub not in FILE_OPTIONS:
+        return []
+    short, longs = FILE_OPTIONS[sub]
     found: list[str] = []
     skip = False
     for index, word in enumerate(args):
