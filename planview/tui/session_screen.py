@@ -264,15 +264,22 @@ class SessionScreen(Screen):
             case cmd.ListPlans():
                 self.app.list_plans()  # type: ignore[attr-defined]
             case cmd.ListMcp():
-                from planview.tui.mcp_view import mcp_listing
-
-                t.add_notice(mcp_listing(self.session))
+                self.run_worker(self._list_mcp(), group="mcp-list", exclusive=True, exit_on_error=False)
             case cmd.ShowHelp():
                 t.add_notice(help_text(), kind="info")
             case cmd.Quit():
                 self.app.exit()
             case cmd.UnknownCommand(name=name):
                 t.add_notice(Text.assemble(f"Unknown command /{name}.\n", help_text()), kind="warning")
+
+    async def _list_mcp(self) -> None:
+        from planview.tui.mcp_view import mcp_listing
+
+        hub = getattr(self.session, "mcp", None)
+        if hub is not None and hub.started:
+            await hub.check()  # a server that died since its last call shows as stopped, not ready
+        if self.is_attached:
+            self.transcript.add_notice(mcp_listing(self.session))
 
     def _busy_refusal(self, line: str) -> None:
         self.notify(

@@ -24,6 +24,7 @@ from planview.session.mcp.tools import McpTool, from_sdk, name_problem, result_t
 
 State = Literal["starting", "ready", "failed", "stopped", "closed"]
 _CLOSE_TIMEOUT = 10.0  # the SDK bounds its own shutdown (stdin close, SIGTERM, SIGKILL) well inside this
+_PING_TIMEOUT = 3.0
 _MAX_PAGES = 50  # tools/list pages: a server that paginates forever cannot hang the start
 
 
@@ -131,7 +132,7 @@ class ServerConnection:
             with self._errlog() as errlog:
                 from mcp import Client
 
-                async with Client(self._transport(errlog), mode="legacy", cache=None) as client:
+                async with Client(self._transport(errlog), cache=None) as client:
                     self._set_tools(await self._list_tools(client))
                     self._client = client
                     self.state = "ready"
@@ -272,6 +273,22 @@ class ServerConnection:
             raise McpCallError(
                 f"{tool} on MCP server {self.name!r} answered content planview cannot read ({describe(exc)})"
             ) from None
+
+    async def check(self) -> None:
+        """Ping a ready server (for /mcp): one that stopped since its last call is found now."""
+        client = self._client
+        if self.state != "ready" or client is None:
+            return
+        try:
+            # tools/list, not ping: ping is gone from the 2026-07-28 protocol, tools/list is in every version
+            await asyncio.wait_for(client.list_tools(), min(self.config.timeout, _PING_TIMEOUT))
+        except asyncio.CancelledError:
+            raise
+        except TimeoutError:
+            return  # busy is not dead: a slow server keeps its tools
+        except Exception as exc:
+            self._fail("stopped", f"stopped ({describe(exc)})", self._restart_fix())
+            self._abandon()
 
     # ------------------------------------------------------------------ messages
 

@@ -133,6 +133,12 @@ class McpHub:
             self._report(connection)
             raise
 
+    async def check(self) -> None:
+        """Ping the servers that are up; one that stopped becomes a notice (the /mcp listing's first step)."""
+        await asyncio.gather(*(c.check() for c in self.connections.values()), return_exceptions=True)
+        for connection in self.connections.values():
+            self._report(connection)
+
     def status(self) -> tuple[ServerStatus, ...]:
         out = []
         for config in self.configs:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import subprocess
 import sys
@@ -201,3 +202,27 @@ async def test_http_server_not_running_names_the_url(tmp_path: Path) -> None:
     await hub.start()
     await hub.close()
     assert len(notices) == 1 and f"check that it is running at {url}" in notices[0][1]
+
+
+async def test_check_finds_a_server_killed_between_calls(tmp_path: Path) -> None:
+    import os
+    import re
+    import signal
+
+    hub, notices = hub_for(tmp_path, fixture())
+    await hub.start()
+    try:
+        text, _ = await hub.call(hub.find("mcp__fx__clock"), {})
+        pid = int(re.search(r"pid (\d+)", text).group(1))
+        await hub.check()
+        assert hub.status()[0].state == "ready" and notices == []  # alive: the ping answers
+        os.kill(pid, signal.SIGKILL)
+        for _ in range(100):
+            await hub.check()
+            if hub.status()[0].state != "ready":
+                break
+            await asyncio.sleep(0.05)
+        assert hub.status()[0].state == "stopped"
+        assert len(notices) == 1 and "'fx' stopped" in notices[0][1] and "restart planview" in notices[0][1]
+    finally:
+        await hub.close()
