@@ -60,13 +60,26 @@ def test_every_drawing_place_uses_the_sanitiser(kind: str) -> None:
         assert "a" in out and "b" in out, (place, kind, out)
 
 
-def test_the_confirm_dialog_draws_sanitised_text() -> None:
-    import inspect
+async def test_the_confirm_dialog_draws_sanitised_text() -> None:
+    from textual.app import App
+    from textual.widgets import Static
 
-    from planview.tui import confirm
+    from planview.tui.confirm import ConfirmScreen
 
-    source = inspect.getsource(confirm.ConfirmScreen.compose)
-    assert source.count("sanitize_for_terminal(") == 2  # title and message
+    title, message = HOSTILE["OSC 52"] + HOSTILE["bidi"], HOSTILE["DCS"] + HOSTILE["C1"] + HOSTILE["CSI"]
+
+    class Host(App):
+        def on_mount(self) -> None:
+            self.push_screen(ConfirmScreen(title, message))
+
+    app = Host()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ConfirmScreen)
+        for widget_id in ("#confirm-title", "#confirm-message"):
+            shown = screen.query_one(widget_id, Static).render()
+            assert clean(str(shown)), (widget_id, str(shown))
 
 
 def test_the_headless_printer_sanitises() -> None:
