@@ -127,8 +127,10 @@ def _git(cwd: Path, env: dict[str, str], *args: str) -> str:
 def _rig_config(repo: Path, env: dict[str, str], bin_dir: Path, marks: Path, prefix: str) -> None:
     for key in PROGRAM_KEYS:
         name = f"{prefix}{key.replace('.', '_')}"
+        if prefix:  # the submodule: drivers named subdrv / subflt
+            key = key.replace(".drv.", ".subdrv.").replace(".flt.", ".subflt.")
         _git(repo, env, "config", key, _marker(bin_dir, marks, name))
-    _git(repo, env, "config", "filter.flt.required", "true")
+    _git(repo, env, "config", f"filter.{'subflt' if prefix else 'flt'}.required", "true")
     hooks = repo / ".git" / "hooks" if (repo / ".git").is_dir() else None
     if hooks is None:  # a submodule: its git dir lives under the superproject's .git/modules
         hooks = Path(_git(repo, env, "rev-parse", "--absolute-git-dir").strip()) / "hooks"
@@ -190,7 +192,8 @@ def build(tmp: Path, *, rigged: bool = True) -> Hostile:
         _git(sub_src, build_env, "config", key, value)
     (sub_src / "s.bin").write_text("sub one\n")
     (sub_src / "t.bin").write_text("same size\n")
-    (sub_src / ".gitattributes").write_text("*.bin diff=drv filter=flt\n")
+    # The submodule's drivers have names of their own: only its own config defines them.
+    (sub_src / ".gitattributes").write_text("*.bin diff=subdrv filter=subflt\n")
     _git(sub_src, build_env, "add", ".")
     _git(sub_src, build_env, "commit", "-qm", "sub init")
 
