@@ -17,10 +17,8 @@ action is refused with 410.
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import hmac
 import json
-import re
 import secrets
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -29,65 +27,23 @@ from typing import Any
 from aiohttp import web
 
 from planview.errors import PlanviewError
-from planview.plan.errors import PlanChangedError, PlanPathError
-from planview.plan.feedback import ReviewComment, apply_feedback, parse_feedback
+from planview.plan.errors import PlanChangedError
+from planview.plan.feedback import ReviewComment, parse_feedback
 from planview.plan.store import MAX_PLAN_BYTES, PlanStore, decode_plan, read_plan_bytes
 from planview.web import page
 from planview.web.decision import WebDecision
 from planview.web.model import PageModel, build_page
 from planview.web.ports import remember_port, remembered_port
+from planview.web.save import BadRequest, current_sha256, parse_comments, save_comments, store_for
 
 MAX_BODY_BYTES = MAX_PLAN_BYTES + 64 * 1024  # comments for a full-size plan, with room for JSON
-MAX_COMMENTS = 1000
-MAX_COMMENT_CHARS = 8000
 CLOSE_GRACE_SECONDS = 3.0  # a reload drops the event stream for a moment; a closed tab does not return
 PING_SECONDS = 15.0
-_SHA = re.compile(r"^[0-9a-f]{64}$")
 
 # Called with (plan, canonical sha256 of the text the page showed) when the page approves; it records
 # the approval (or hands it to the flow that does) and returns what to keep in the decision. A
 # PlanviewError it raises is shown on the page and nothing settles.
 ApproveHook = Callable[[Path, str], Awaitable[Any] | Any]
-
-
-class BadRequest(PlanviewError):
-    """A request body that is not the JSON shape the route takes."""
-
-
-def store_for(plan: Path, home: Path | None) -> PlanStore:
-    """The store whose contained write saves `plan`: the home's plans folder when it holds the plan,
-    else a store narrowed to the plan's own folder (same rules: .md, no symlink, no hidden name)."""
-    if home is not None:
-        store = PlanStore(home)
-        try:
-            store.check_path(plan)
-            return store
-        except PlanPathError:
-            pass
-    return PlanStore(plan.parent, plans_dir=plan.parent)
-
-
-def parse_comments(body: Any) -> tuple[str, tuple[ReviewComment, ...]]:
-    """`{"base_sha256": hex, "comments": [{"anchor_line": int, "text": str}]}` -> (base, comments)."""
-    if not isinstance(body, dict):
-        raise BadRequest('the body must be a JSON object {"base_sha256": ..., "comments": [...]}')
-    base = body.get("base_sha256")
-    if not isinstance(base, str) or not _SHA.match(base):
-        raise BadRequest("base_sha256 must be the 64-hex sha256 of the file the page rendered")
-    raw = body.get("comments", [])
-    if not isinstance(raw, list) or len(raw) > MAX_COMMENTS:
-        raise BadRequest(f"comments must be a list of at most {MAX_COMMENTS} objects")
-    comments = []
-    for n, item in enumerate(raw, 1):
-        if not isinstance(item, dict):
-            raise BadRequest(f"comment {n} must be an object with anchor_line and text")
-        line, text = item.get("anchor_line"), item.get("text")
-        if not isinstance(line, int) or isinstance(line, bool) or line < 0:
-            raise BadRequest(f"comment {n}: anchor_line must be a line number (0 or more)")
-        if not isinstance(text, str) or len(text) > MAX_COMMENT_CHARS:
-            raise BadRequest(f"comment {n}: text must be a string of at most {MAX_COMMENT_CHARS} characters")
-        comments.append(ReviewComment(line, text))
-    return base, tuple(comments)
 
 
 def _error(status: int, message: str, **extra: Any) -> web.Response:
@@ -333,14 +289,7 @@ class ReviewServer:
         return None
 
     def _save(self, base: str, comments: tuple[ReviewComment, ...]) -> tuple[str, bytes, str]:
-        """Write `comments` into the plan if it is still the rendered version: (text shown, new bytes, sha)."""
-        data = read_plan_bytes(self.plan)
-        if hashlib.sha256(data).hexdigest() != base:
-            raise PlanChangedError("the plan changed on disk since this page rendered it; reload the page")
-        text = decode_plan(self.plan, data)
-        new_text = apply_feedback(text, comments)
-        written = self.store.replace(self.plan, new_text, expected_sha256=base)
-        return text, written, hashlib.sha256(written).hexdigest()
+        return save_comments(self.plan, self.store, base, comments)
 
     async def _feedback(self, request: web.Request) -> web.StreamResponse:
         async with self._lock:
@@ -352,7 +301,7 @@ class ReviewServer:
             except BadRequest as exc:
                 return _error(400, str(exc))
             except PlanChangedError as exc:
-                return _error(409, str(exc), sha256=_current_sha(self.plan))
+                return _error(409, str(exc), sha256=current_sha256(self.plan))
             except PlanviewError as exc:
                 return _error(422, str(exc))
             stored = parse_feedback(written.decode("utf-8"))
@@ -380,7 +329,7 @@ class ReviewServer:
             except BadRequest as exc:
                 return _error(400, str(exc))
             except PlanChangedError as exc:
-                return _error(409, str(exc), sha256=_current_sha(self.plan))
+                return _error(409, str(exc), sha256=current_sha256(self.plan))
             except PlanviewError as exc:
                 return _error(422, str(exc))
             decision = WebDecision(
@@ -405,10 +354,3 @@ class ReviewServer:
 
 def _settled_json(decision: WebDecision) -> dict[str, str]:
     return {"outcome": decision.outcome, "reason": decision.reason}
-
-
-def _current_sha(plan: Path) -> str | None:
-    try:
-        return hashlib.sha256(read_plan_bytes(plan)).hexdigest()
-    except PlanviewError:
-        return None
