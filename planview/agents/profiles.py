@@ -48,11 +48,16 @@ class AgentProfile:
     builtin: bool = True
 
     @property
+    def short_name(self) -> str:
+        """How messages name the agent: "gemini", or its command with folders dropped."""
+        if self.builtin:
+            return self.name
+        return " ".join(os.path.basename(a) if os.sep in a else a for a in self.argv)
+
+    @property
     def label(self) -> str:
         """The session's provider label and the approval channel: "ACP: gemini", "ACP: python fake.py"."""
-        if self.builtin:
-            return f"ACP: {self.name}"
-        return "ACP: " + " ".join(os.path.basename(a) if os.sep in a else a for a in self.argv)
+        return f"ACP: {self.short_name}"
 
 
 # Claude Code's own tools that change files or run programs; kept out of plan mode by Claude itself.

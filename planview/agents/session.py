@@ -146,7 +146,7 @@ class AcpSession(Session):
         except OSError as exc:
             await stack.aclose()
             raise AgentStartError(
-                f"could not start {self.profile.name} ({program}): {exc.strerror or exc}"
+                f"could not start {self.profile.short_name} ({program}): {exc.strerror or exc}"
             ) from exc
         self._stack, self._conn, self._process = stack, conn, process
         try:
@@ -168,13 +168,13 @@ class AcpSession(Session):
             return await asyncio.wait_for(call, timeout)
         except TimeoutError:
             raise AgentStartError(
-                f"{self.profile.name} did not answer {what} within {timeout:.0f} s{self._stderr_hint()}"
+                f"{self.profile.short_name} did not answer {what} within {timeout:.0f} s{self._stderr_hint()}"
             ) from None
         except RequestError as exc:
             raise AgentStartError(self._request_error(what, exc)) from None
         except (ConnectionError, EOFError, BrokenPipeError) as exc:
             raise AgentStartError(
-                f"{self.profile.name} stopped before answering {what} ({exc}){self._stderr_hint()}"
+                f"{self.profile.short_name} stopped before answering {what} ({exc}){self._stderr_hint()}"
             ) from None
 
     def _request_error(self, what: str, exc: RequestError) -> str:
@@ -182,11 +182,11 @@ class AcpSession(Session):
             methods = getattr(self.init_response, "auth_methods", None) or []
             names = ", ".join(getattr(m, "name", None) or m.id for m in methods) or "its own login"
             return (
-                f"{self.profile.name} needs you to sign in first ({names}): run it once in a terminal "
+                f"{self.profile.short_name} needs you to sign in first ({names}): run it once in a terminal "
                 f"({self.profile.argv[0]}) and log in, then start planview again"
             )
         detail = f": {exc.data}" if exc.data else ""
-        return f"{self.profile.name} refused {what} ({exc}{detail}){self._stderr_hint()}"
+        return f"{self.profile.short_name} refused {what} ({exc}{detail}){self._stderr_hint()}"
 
     async def _authenticate_from_env(self) -> bool:
         """An agent that wants a key it can read from the environment (codex: OPENAI_API_KEY) is told
@@ -231,7 +231,7 @@ class AcpSession(Session):
             response = await self._request(new_session(), "session/new")
         except TimeoutError:
             raise AgentStartError(
-                f"{self.profile.name} did not answer session/new within {START_TIMEOUT:.0f} s{self._stderr_hint()}"
+                f"{self.profile.short_name} did not answer session/new within {START_TIMEOUT:.0f} s{self._stderr_hint()}"
             ) from None
         self._agent_session = response.session_id
         self._session_ids.add(response.session_id)
@@ -288,7 +288,7 @@ class AcpSession(Session):
                 self.agent_mode = target.value  # answered without an update: its answer is the word we have
         if self.agent_mode != target.value:
             raise PlanModeUnavailableError(
-                f"{self.profile.name} was asked for its {target.name!r} mode but reports {self.agent_mode!r}; "
+                f"{self.profile.short_name} was asked for its {target.name!r} mode but reports {self.agent_mode!r}; "
                 "planview does not start plan mode on an agent whose mode it cannot confirm"
             )
 
@@ -297,7 +297,7 @@ class AcpSession(Session):
         if target is None:
             offered = self.agent_modes.listing() or "no modes at all"
             raise PlanModeUnavailableError(
-                f"{self.profile.name} has no plan or read-only mode (it offers {offered}), so planview cannot "
+                f"{self.profile.short_name} has no plan or read-only mode (it offers {offered}), so planview cannot "
                 "keep it read-only while it plans; run without --plan, or use an agent with a plan mode "
                 "(gemini, claude, codex, opencode)"
             )
@@ -466,7 +466,7 @@ class AcpSession(Session):
         diff = await diff_of(self.project_root, paths)
         names = ", ".join(paths)
         message = (
-            f"Plan-mode breach: {self.profile.name} changed {names} while planning, so planview cancelled the "
+            f"Plan-mode breach: {self.profile.short_name} changed {names} while planning, so planview cancelled the "
             "turn. Nothing was approved; review the change with git diff (and undo it with git checkout or "
             "git restore) before you go on."
         )
@@ -563,7 +563,7 @@ class AcpSession(Session):
 
     async def _ask_user(self, state: Any, options: list[PermissionOption]) -> RequestPermissionResponse:
         body = content_text(state.content, None, self.project_root)
-        question = f"{self.profile.name} asks to run: {self._translator.headline(state)}"
+        question = f"{self.profile.short_name} asks to run: {self._translator.headline(state)}"
         allowed = await self.ask_confirm("Allow this?", question + (f"\n\n{body}" if body else ""))
         return self._answer(options, perm.ALLOW_KINDS if allowed else perm.REJECT_KINDS)
 

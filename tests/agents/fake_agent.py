@@ -39,12 +39,14 @@ from acp import (
     NewSessionResponse,
     PromptResponse,
     RequestError,
+    plan_entry,
     run_agent,
     start_tool_call,
     text_block,
     tool_content,
     tool_diff_content,
     update_agent_message_text,
+    update_plan,
     update_tool_call,
 )
 from acp.helpers import update_current_mode
@@ -412,6 +414,12 @@ class FakeAgent(Agent):
         await self.conn.session_update(
             session_id=self.session_id,
             update=update_tool_call("run-1", status="failed", content=[tool_content(text_block("1 failed"))]),
+        )
+        await self.conn.session_update(
+            session_id=self.session_id,
+            update=update_plan(
+                [plan_entry("Read the docs", status="completed"), plan_entry("Fix the tests")]
+            ),
         )
         await self.say("All done.")
         return "end_turn"

@@ -92,6 +92,11 @@ def test_json_events_are_the_same_shape_as_planviews_own_agent(
         "-print('hello')" in finished["edit-9"]["result"] and "+print('hi')" in finished["edit-9"]["result"]
     )
     assert finished["run-1"]["error"] is True
+    todos = [line for line in lines if line["type"] == "todos_changed"]
+    assert todos[-1]["todos"] == [
+        {"text": "Read the docs", "status": "completed"},
+        {"text": "Fix the tests", "status": "pending"},
+    ]
 
 
 def test_long_turn_is_cancelled_with_ctrl_c(project: Path, agent_cmd: Any, tmp_path: Path) -> None:

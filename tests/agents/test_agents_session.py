@@ -348,3 +348,35 @@ async def test_an_agent_needing_a_login_says_so_in_one_line(
     assert rec.ended.reason == "error"
     assert "needs you to sign in first (Use FAKE_AGENT_KEY)" in rec.ended.message
     assert "\n" not in rec.ended.message and not agent_log.find(method="authenticate")
+
+
+async def test_session_wide_hard_limits_plan_in_one_session_and_execute_in_a_fresh_one(
+    project: Path, agent_log: Any
+) -> None:
+    """Claude's disallowedTools hold for a whole ACP session: planview plans in a limited session and,
+    after the approval, carries the plan out in a new one without the limits (the plan as its context)."""
+    import dataclasses
+    import shlex
+    import sys
+
+    from planview.agents.profiles import require_installed, resolve_agent
+
+    command = shlex.join([sys.executable, str(FAKE), "--scenario", "switch-mode"])
+    limits = {"claudeCode": {"options": {"disallowedTools": ["Write", "Edit", "Bash"]}}}
+    profile = dataclasses.replace(require_installed(resolve_agent(command)), session_meta=limits)
+    rec = Recorder()
+    session = AcpSession(
+        profile=profile, spec=command, project_root=project, on_event=rec, plan_mode=True, ui=ReviewUI()
+    )
+    await run_turn(session)
+    opened = agent_log.find(method="session/new")
+    assert [o["meta"].get("claudeCode") for o in opened] == [limits["claudeCode"], None]
+    prompts = agent_log.find(method="session/prompt")
+    assert [p["session"] for p in prompts] == ["fake-session-1", "fake-session-2"]
+    assert (
+        prompts[1]["text"].startswith("The user approved this plan")
+        and "# Add a greeting" in prompts[1]["text"]
+    )
+    assert agent_log.find(event="exit-plan-answer")[0]["outcome"]["optionId"] == "default"
+    assert (project / "done.txt").read_text() == "hello\n"  # written by the unlimited session
+    assert rec.ended.reason == "done"
