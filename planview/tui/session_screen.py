@@ -51,6 +51,8 @@ class SessionScreen(Screen):
         # planview.tui.chord_keys (Textual sorts modifiers). /plan works everywhere.
         Binding("ctrl+alt+p,alt+ctrl+p", "toggle_plan", "plan mode (/plan)", id="plan.toggle"),
         Binding("ctrl+o", "expand_tools", "expand", id="tools.expand"),
+        # Shows the whole todo list when a narrow screen collapsed it to one line.
+        Binding("ctrl+t", "toggle_todos", "todos", show=False, id="todos.toggle"),
         Binding("escape", "cancel_turn", "cancel", show=False, id="turn.cancel"),
     ]
 
@@ -110,6 +112,9 @@ class SessionScreen(Screen):
             self.prompt.load_text(self.prompt_text)
             self.prompt.move_cursor(self.prompt.document.end)
         self.prompt.focus()
+        keymap = getattr(self.app, "_keymap", {}) or {}
+        key = keymap.get("todos.toggle", "ctrl+t").split(",")[0]
+        self.todos.key = self.app.get_key_display(Binding(key, "toggle_todos"))
         self.set_interval(STALE_CHECK_SECONDS, self._check_stale)
 
     @property
@@ -323,6 +328,15 @@ class SessionScreen(Screen):
     def action_toggle_plan(self) -> None:
         self.session.toggle_plan_mode()  # its ModeChanged event adds the transcript note
         self.sync_from_session()
+
+    def on_resize(self) -> None:
+        self.todos.fit(self.size.width)
+
+    def action_toggle_todos(self) -> None:
+        if not self.todos.toggle_open():
+            self.notify(
+                "The todo list is already on screen" if self.todos.todos else "No todos yet", timeout=2
+            )
 
     def action_expand_tools(self) -> None:
         expanded = self.transcript.toggle_expanded()

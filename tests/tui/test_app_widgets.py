@@ -275,3 +275,24 @@ async def test_status_bar_keeps_the_stale_mark_on_a_narrow_terminal() -> None:
         assert chip.size.width <= 40
         drawn = "".join(s.text for s in chip.render_lines(chip.content_region.reset_offset))
         assert "✗ stale" in drawn
+
+
+async def test_status_bar_cuts_the_provider_with_an_ellipsis() -> None:
+    # At 80 columns the demo's row read "scripted demo age": cut with no mark.
+    from textual.app import App
+
+    from planview.tui.widgets.chip import ModeChip, StatusBar
+
+    class Bar(App[None]):
+        def compose(self):
+            yield StatusBar(provider="scripted demo agent", project="/tmp/planview-demo-x/greet")
+
+    app = Bar()
+    async with app.run_test(size=(80, 5)) as pilot:
+        chip = app.query_one(ModeChip)
+        chip.show("execute", "2026-12-01-0904-add-a-shout-option-to-greet.md", approved=True)
+        app.query_one(StatusBar).fit()
+        await pilot.pause()
+        provider = app.query_one("#provider")
+        drawn = "".join(s.text for s in provider.render_lines(provider.content_region.reset_offset)).strip()
+        assert drawn.endswith("…") and drawn.startswith("scripted"), drawn

@@ -63,6 +63,15 @@ def elide_left(text: str, width: int) -> str:
     return "…" + text[-(width - 1) :]
 
 
+def elide_right(text: str, width: int) -> str:
+    """`text` within `width` cells, ending in `…` when cut (the start of a name matters most)."""
+    if cell_len(text) <= width:
+        return text
+    if width < 4:
+        return ""
+    return set_cell_size(text, width - 1).rstrip() + "…"
+
+
 class StatusBar(Horizontal):
     """One row: chip · provider/model · project folder (shortened from the left to fit)."""
 
@@ -82,5 +91,8 @@ class StatusBar(Horizontal):
     def fit(self) -> None:
         chip = self.query_one(ModeChip)
         chip.fit(self.size.width - 2)  # its padding
-        used = cell_len(chip.text) + 2 + cell_len(self._provider) + 2 + 2  # paddings
+        room = self.size.width - (cell_len(chip.text) + 2) - 2  # after the chip and the provider's padding
+        provider = elide_right(self._provider, room)
+        self.query_one("#provider", Static).update(Text(provider, no_wrap=True))
+        used = cell_len(chip.text) + 2 + cell_len(provider) + 2 + 2  # paddings
         self.query_one("#project", Static).update(Text(elide_left(self._project, self.size.width - used)))
