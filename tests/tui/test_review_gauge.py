@@ -35,24 +35,29 @@ def test_scroll_row_drops_the_range_first_then_shortens_the_section() -> None:
     assert alone.section == "" and alone.gauge == "lines 41–68 of 1,512 (3%)"
 
 
-@pytest.mark.parametrize("width", [40, 80, 120, 17, 5, 3])
-def test_hints_drop_whole_in_priority_order(width: int) -> None:
-    full = [hints.hint_text(h) for h in hints.REVIEW_HINTS]
-    text = hints.hints_text(hints.REVIEW_HINTS, width)
+@pytest.mark.parametrize("width", [40, 58, 80, 120, 17, 5, 3])
+def test_hints_are_whole_and_keep_the_way_out_and_the_key_list(width: int) -> None:
+    specs = hints.REVIEW_HINTS
+    text = hints.hints_text(specs, width)
     assert len(text) <= width
-    shown = text.split(hints.SEPARATOR) if text else []
-    if width >= len(full[0]):
-        assert shown == full[: len(shown)]  # a prefix of whole hints: never a cut word
     assert text.startswith("Esc")  # the safe exit always survives
+    shown, separator = hints.fit(specs, width)
+    full, short = {(s[0], s[1]) for s in specs}, {(s[0], s[2]) for s in specs}
+    assert all(h in full for h in shown) or all(h in short for h in shown) or len(shown) == 1
+    keys = [k for k, _ in shown]
+    assert keys == [s[0] for s in specs if s[0] in keys]  # priority order kept
+    if len(shown) >= 2:
+        assert keys[-1] == "?"  # it reveals the rest, so it stays whenever two hints fit
 
 
 def test_hints_at_common_widths() -> None:
-    assert (
-        hints.hints_text(hints.REVIEW_HINTS, 120)
-        == "Esc keep planning   a approve & run   r refine   n/p section   ? keys"
-    )
-    assert hints.hints_text(hints.REVIEW_HINTS, 40) == "Esc keep planning   a approve & run"
-    assert hints.hints_text(hints.EDITOR_HINTS, 40) == "Esc back to plan   Enter send"
+    full = "Esc keep planning   a approve & run   r refine   n/p section   ? keys"
+    assert hints.hints_text(hints.REVIEW_HINTS, 118) == full
+    assert hints.hints_text(hints.REVIEW_HINTS, 78) == full
+    assert hints.hints_text(hints.REVIEW_HINTS, 58) == "Esc keep  a approve  r refine  n/p  ? keys"
+    assert hints.hints_text(hints.REVIEW_HINTS, 38) == "Esc keep  a approve  r refine  ? keys"
+    assert hints.hints_text(hints.EDITOR_HINTS, 38) == "Esc back  Enter send  Ctrl+J newline"
+    assert hints.hints_text(hints.REVIEW_HINTS, 18) == "Esc keep  ? keys"
     assert hints.hints_text(hints.REVIEW_HINTS, 10) == "Esc keep"
 
 

@@ -50,3 +50,26 @@ async def test_keys_help_any_key_closes_when_it_fits(tmp_path: Path) -> None:
         await pilot.press("down")
         await pilot.pause()
         assert not isinstance(app.screen, KeysHelp)
+
+
+async def test_keys_help_has_a_title_a_close_hint_and_whole_descriptions_at_40(tmp_path: Path) -> None:
+    from textual.geometry import Region
+    from textual.widgets import Static
+
+    from planview.tui.review.keys import KEYS
+
+    for size, subtitle in (((40, 20), "↑↓ scroll · other keys close"), ((120, 40), "any key closes")):
+        app = _app(tmp_path)
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await pilot.press("question_mark")
+            await pilot.pause()
+            await pilot.pause()
+            scroller = app.screen.query_one(VerticalScroll)
+            assert scroller.border_title == "Review keys" and scroller.border_subtitle == subtitle
+            static = app.screen.query_one("#keys", Static)
+            lines = static.render_lines(Region(0, 0, static.outer_size.width, static.outer_size.height))
+            shown = " ".join(" ".join(s.text.split()) for s in lines)
+            assert "…" not in shown
+            for _key, what in KEYS:  # every description whole (it was "overla…" at 40 columns)
+                assert " ".join(what.split()) in shown, what

@@ -139,7 +139,7 @@ async def test_first_review_has_no_markers(tmp_path: Path) -> None:
 async def test_hints_are_whole_words_at_40_80_120(tmp_path: Path) -> None:
     path = write(tmp_path, make_plan())
     expected = {
-        40: "Esc keep planning   a approve & run",
+        40: "Esc keep  a approve  r refine  ? keys",
         80: "Esc keep planning   a approve & run   r refine   n/p section   ? keys",
         120: "Esc keep planning   a approve & run   r refine   n/p section   ? keys",
     }
@@ -154,7 +154,8 @@ async def test_hints_are_whole_words_at_40_80_120(tmp_path: Path) -> None:
             else:
                 assert "lines 1–" in app.review.scroll_row_text
             await pilot.press("r")
-            assert app.review.hints_text.startswith("Esc back to plan")
+            assert app.review.hints_text.startswith("Esc back")
+            assert app.review.hints_text.endswith("Ctrl+J newline")  # kept at 40 columns too
 
 
 async def test_refine_flow_letters_are_text_enter_sends(tmp_path: Path) -> None:

@@ -6,6 +6,8 @@ On a terminal too small for the whole list, the scroll keys scroll it instead of
 from __future__ import annotations
 
 from rich.cells import cell_len
+from rich.console import Group
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 from textual import events
@@ -39,6 +41,33 @@ def _table_width() -> int:
     return max(cell_len(key) for key, _what in KEYS) + 2 + max(cell_len(what) for _key, what in KEYS)
 
 
+MIN_TEXT = 22  # narrower than this, a description goes under its keys instead of beside them
+
+
+def key_list(width: int) -> Table | Group:
+    """Keys beside what they do when `width` leaves the text MIN_TEXT columns; else stacked."""
+    key_width = max(cell_len(key) for key, what in KEYS if what)
+    if width >= key_width + 2 + MIN_TEXT:
+        table = Table.grid(padding=(0, 2))
+        table.add_column(style="bold", no_wrap=True)
+        table.add_column()
+        for key, what in KEYS:
+            if key and not what:
+                table.add_row(Text(key, style="bold underline"), "")
+            else:
+                table.add_row(key, what)
+        return table
+    rows: list[Text | Padding] = []
+    for key, what in KEYS:
+        if not key:
+            rows.append(Text(""))
+        elif not what:
+            rows.append(Text(key, style="bold underline"))
+        else:
+            rows += [Text(key, style="bold"), Padding(Text(what), (0, 0, 0, 2))]
+    return Group(*rows)
+
+
 # Keys that scroll the list when it overflows (the same keys scroll the plan).
 _SCROLL = {
     "up": -1,
@@ -65,19 +94,27 @@ class KeysHelp(ModalScreen[None]):
     """
 
     def compose(self) -> ComposeResult:
-        table = Table.grid(padding=(0, 2))
-        table.add_column(style="bold", no_wrap=True)
-        table.add_column()
-        for key, what in KEYS:
-            if key and not what:
-                table.add_row(Text(key, style="bold underline"), "")
-            else:
-                table.add_row(key, what)
         with VerticalScroll() as scroller:
             # A scroll container cannot size to auto-width content: give it the table's width
             # (+ padding 4, border 2, scrollbar 1); max-width still caps it on a narrow terminal.
             scroller.styles.width = _table_width() + 7
-            yield Static(table, id="keys")
+            scroller.border_title = "Review keys"
+            scroller.border_subtitle = "any key closes"
+            yield Static(id="keys")
+
+    def on_mount(self) -> None:
+        self._fill()
+
+    def on_resize(self) -> None:
+        self._fill()
+
+    def _fill(self) -> None:
+        scroller = self.query_one(VerticalScroll)
+        room = min(_table_width() + 7, int(self.size.width * 0.9)) - 7
+        self.query_one("#keys", Static).update(key_list(room))
+        scroller.border_subtitle = (
+            "↑↓ scroll · other keys close" if scroller.max_scroll_y > 0 else "any key closes"
+        )
 
     def on_key(self, event: events.Key) -> None:
         event.stop()

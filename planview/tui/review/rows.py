@@ -51,12 +51,13 @@ def scroll_row(fitted: gauge.ScrollRow, warning: str) -> Text:
     return text
 
 
-def hint_row(hint_list: tuple[hints.Hint, ...], width: int, variables: dict[str, str]) -> Text:
+def hint_row(hint_list: tuple[hints.HintSpec, ...], width: int, variables: dict[str, str]) -> Text:
     """The key hints that fit, keys bold; the same hints as `hints.hints_text`."""
     row = Text(no_wrap=True, overflow="ellipsis")
-    for i, (key, label) in enumerate(hints.fit_hints(hint_list, width)):
+    shown, separator = hints.fit(hint_list, width)
+    for i, (key, label) in enumerate(shown):
         if i:
-            row.append(hints.SEPARATOR)
+            row.append(separator)
         row.append(key, _HINT_STYLES.get(key, "bold"))
         if label:
             row.append(" " + label)

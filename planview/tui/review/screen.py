@@ -428,7 +428,7 @@ class ReviewScreen(Screen[ReviewDecision]):
         return not (self.empty or self.vanished or self.unreadable or self.text is None)
 
     @property
-    def hint_list(self) -> tuple[hints.Hint, ...]:
+    def hint_list(self) -> tuple[hints.HintSpec, ...]:
         if self.editing:
             return hints.EDITOR_HINTS
         return tuple(h for h in hints.REVIEW_HINTS if h[0] != "a" or self.approve_enabled)
