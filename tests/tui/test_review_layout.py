@@ -79,7 +79,7 @@ async def test_jumps_past_the_laid_out_part_lay_out_what_they_need(tmp_path: Pat
         body.go_bottom()  # G lays out everything first, so the end really is the end
         assert body.layout_complete
         assert screen.gauge_text.endswith("(100%)")
-        assert body.line_text(body.total_lines - 2).strip() == "• step 59.24 with some words"
+        assert body.line_text(body.total_lines - 1).strip() == "• step 59.24 with some words"
     app = ReviewApp(path, home=tmp_path / "home2", watch=False)
     async with app.run_test(size=(80, 30)) as pilot:
         screen = app.review

@@ -41,20 +41,64 @@ async def test_n_and_p_land_each_heading_on_the_top_row(tmp_path: Path) -> None:
     async with app.run_test(size=(80, 30)) as pilot:
         await pilot.pause()
         screen = app.review
+        body = screen.body
         assert screen.current_section_index == 0 and top_text(screen) == "Migration plan"
-        for i in range(1, SECTIONS):
+        reachable = [i for i, start in enumerate(body.section_starts) if 0 < start <= body.content_end]
+        for i in reachable:
             await pilot.press("n")
             assert top_text(screen) == f"Section {i}"
             assert screen.current_section_index == i
             assert screen.scroll_row_text.startswith(f"§ Section {i}")
-        await pilot.press("n")  # past the last section: stays
-        assert top_text(screen) == f"Section {SECTIONS - 1}"
-        await pilot.press("p", "p")
-        assert top_text(screen) == f"Section {SECTIONS - 3}"
-        await pilot.press("j", "j", "p")  # inside a section, p goes to its own heading
-        assert top_text(screen) == f"Section {SECTIONS - 3}"
+        await pilot.press("n")  # the last heading cannot reach the top row: n stops at the end
+        assert body.top_line == body.content_end
+        assert screen.scroll_row_text.startswith(f"§ Section {SECTIONS - 1}")  # the end is in view
+        assert "lines" in screen.scroll_row_text and screen.gauge_text.endswith("(100%)")
+        await pilot.press("n")  # past the last section: stays, never over blank rows
+        assert body.top_line == body.content_end
         await pilot.press("p")
-        assert top_text(screen) == f"Section {SECTIONS - 4}"
+        assert top_text(screen) == f"Section {reachable[-1]}"
+        await pilot.press("p")
+        assert top_text(screen) == f"Section {reachable[-2]}"
+        await pilot.press("j", "j", "p")  # inside a section, p goes to its own heading
+        assert top_text(screen) == f"Section {reachable[-2]}"
+        await pilot.press("p")
+        assert top_text(screen) == f"Section {reachable[-3]}"
+
+
+async def test_scroll_row_names_the_section_being_read(tmp_path: Path) -> None:
+    # A short section on the top row, the rest of the view in the next one: the upper third decides.
+    plan = "# Plan\n\nIntro.\n\n## Short\n\nOne line.\n\n" + "".join(
+        f"## Long {i}\n\n" + "\n".join(f"- item {i}.{j}" for j in range(30)) + "\n\n" for i in range(1, 4)
+    )
+    app = review_app(write(tmp_path, plan), tmp_path)
+    async with app.run_test(size=(80, 30)) as pilot:
+        await pilot.pause()
+        screen = app.review
+        body = screen.body
+        assert screen.scroll_row_text.startswith("§ Plan")  # the start is in view
+        short = body.section_starts[1]
+        body.scroll_to_line(short + 1)  # "Short"'s text at the top, "Long 1" fills the upper third
+        await pilot.pause()
+        assert screen.scroll_row_text.startswith("§ Long 1")
+        await pilot.press("G")
+        await pilot.pause()
+        assert screen.scroll_row_text.startswith("§ Long 3")  # at the end: the last section
+
+
+async def test_a_plan_that_fits_has_no_scroll_row(tmp_path: Path) -> None:
+    # 'lines 1–32 of 33 (0%)' used to show for a plan whose 33rd line was the trailing gap.
+    app = review_app(write(tmp_path, make_plan(sections=2, items=10)), tmp_path)
+    async with app.run_test(size=(80, 30)) as pilot:
+        await pilot.pause()
+        body = app.review.body
+        for height in range(10, 40):
+            await pilot.resize_terminal(80, height)
+            await pilot.pause()
+            assert body.line_text(body.total_lines - 1).strip() == "- item 1.9".replace("-", "•")
+            assert body.overflowing == (body.total_lines > body.viewport_height)
+            assert app.review.query_one("#scrollrow").display == body.overflowing
+            if not body.overflowing:
+                assert app.review.scroll_row_text == ""
 
 
 async def test_gauge_at_top_middle_and_end(tmp_path: Path) -> None:

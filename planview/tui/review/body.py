@@ -337,6 +337,12 @@ class PlanBody(ScrollView, can_focus=True):
                 sources.extend(base + s for s in rendered.sources)
                 self._plain_code = self._plain_code or rendered.plain_code
                 self._done += 1
+            if self._done == len(all_sections) and not self.partial and len(strips) > 1:
+                if not strips[-1].cell_length:
+                    # The last section's gap line has no next section to separate from: a plan that
+                    # fits must not overflow by one blank line.
+                    strips.pop()
+                    sources.pop()
             short = len(strips) < lines or self._done < sections
             if not (short and wait and self.partial and self.more is not None):
                 return
@@ -372,13 +378,8 @@ class PlanBody(ScrollView, can_focus=True):
             self._update_virtual_size()
 
     def _update_virtual_size(self) -> None:
-        height = self.viewport_height
-        total = self.total_lines
-        virtual = total
-        if total > height and self._starts and self.layout_complete:
-            # Room below the end so the last heading can land on the top row.
-            virtual = max(total, self._starts[-1] + height)
-        self.virtual_size = Size(self.scrollable_content_region.width, virtual)
+        # No room below the end: a jump never scrolls over blank rows past the plan's last line.
+        self.virtual_size = Size(self.scrollable_content_region.width, self.total_lines)
 
     # -- keeping the reading position ---------------------------------------------------------
     def _capture(self, keep: Keep) -> tuple[int, int] | _SectionAnchor | None:
@@ -456,15 +457,16 @@ class PlanBody(ScrollView, can_focus=True):
         self.post_message(self.Moved())
 
     def go_section(self, index: int) -> None:
-        """Put section `index`'s heading on the top row."""
+        """Put section `index`'s heading on the top row (or as high as the end of the plan allows)."""
         self._ensure_sections(index + 2)
         if 0 <= index < len(self._starts):
-            self.scroll_to_line(self._starts[index], allow_past_end=True)
+            self.scroll_to_line(self._starts[index])
 
     def next_section(self) -> int | None:
+        """The next heading to the top row; None once the end of the plan is in view."""
         position = bisect_right(self._starts, self.top_line)
         self._ensure_sections(position + 1)
-        if position < len(self._starts):
+        if position < len(self._starts) and self.top_line < self.content_end:
             self.go_section(position)
             return position
         return None

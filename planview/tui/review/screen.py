@@ -405,9 +405,27 @@ class ReviewScreen(Screen[ReviewDecision]):
     def scroll_row_text(self) -> str:
         return self._scroll_row().text if self.body.overflowing else ""
 
+    @property
+    def reading_section_index(self) -> int | None:
+        """The section a reader is in (the scroll row names it): the first while the start of the
+        plan is in view, the last once the end is, the one whose heading is on the top row (after
+        n/p), else the last heading at or above the upper third of the view."""
+        body = self.body
+        starts = body.section_starts
+        if self.empty or not starts:
+            return None
+        top = body.top_line
+        if top == 0:
+            return 0
+        if body.layout_complete and top >= body.content_end:
+            return len(starts) - 1
+        if top in starts:
+            return starts.index(top)
+        return body.section_at(top + body.viewport_height // 3)
+
     def _scroll_row(self) -> gauge.ScrollRow:
         body = self.body
-        index = self.current_section_index
+        index = self.reading_section_index
         label = None
         if index is not None and len(self.document.sections) > 1:
             title = self.document.sections[index].title
