@@ -161,3 +161,47 @@ def test_code_without_break_points_folds_and_is_still_marked() -> None:
 
 def test_short_code_lines_are_untouched() -> None:
     assert _code_lines("ls -la  # two spaces kept", 40) == [" ls -la  # two spaces kept"]
+
+
+FRONT = (
+    "---\nname: Migration\ntodos:\n"
+    + "".join(f"  - id: t{i}\n    status: pending\n" for i in range(30))
+    + "---\n"
+)
+
+
+def test_front_matter_is_one_dim_line_until_asked_for() -> None:
+    text = FRONT + "# Plan\n\nBody.\n"
+    folded = lines_of(text)
+    assert folded[0] == "⋯ front matter, 62 lines (f shows it)"
+    assert "status: pending" not in "\n".join(folded) and "Plan" in folded
+    renderer = SectionRenderer()
+    full = [
+        strip_text(line)
+        for s in parse_plan(text).sections
+        for line in renderer.render(s.text, 80, THEME, front_matter=True).lines
+    ]
+    assert sum("status: pending" in line for line in full) == 30  # every line, on request
+    assert (
+        renderer.render(parse_plan(text).sections[0].text, 80, THEME).lines
+        != renderer.render(parse_plan(text).sections[0].text, 80, THEME, front_matter=True).lines
+    )  # the cache keeps the two apart
+
+
+def test_footnotes_render_as_references_and_definitions() -> None:
+    text = (
+        "# Plan\n\nUses the cache[^1] and the queue[^queue].\n\n"
+        "## Notes\n\n[^1]: https://example.com/cache is the *source*\n    and more.\n\n[^queue]: see the ADR\n"
+    )
+    lines = lines_of(text, 40)
+    shown = "\n".join(lines)
+    assert "[^" not in shown  # neither reference nor definition is literal any more
+    assert "Uses the cache[1] and the queue[queue]." in lines
+    assert "[1] https://example.com/cache is the" in lines  # the definition is shown, not swallowed
+    assert lines[lines.index("[1] https://example.com/cache is the") + 1].startswith("    source")  # hangs
+    assert "[queue] see the ADR" in lines
+
+
+def test_footnote_syntax_inside_code_stays_literal() -> None:
+    lines = lines_of("# T\n\n`a[^1]` and\n\n```\nb[^2]\n```\n")
+    assert "a[^1] and" in lines and " b[^2]" in [line.rstrip() for line in lines]

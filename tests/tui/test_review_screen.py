@@ -376,3 +376,20 @@ async def test_mouse_wheel_scrolls_the_body(tmp_path: Path) -> None:
         await pilot._post_mouse_events([events.MouseScrollUp], "#body", times=1)
         await pilot.pause()
         assert screen.body.top_line == 0
+
+
+async def test_f_shows_and_folds_the_front_matter(tmp_path: Path) -> None:
+    front = "---\nname: Big\ntodos:\n" + "".join(f"  - id: t{i}\n" for i in range(60)) + "---\n"
+    app = review_app(write(tmp_path, front + make_plan(sections=3, items=5)), tmp_path)
+    async with app.run_test(size=(80, 30)) as pilot:
+        await pilot.pause()
+        screen = app.review
+        assert top_text(screen).startswith("⋯ front matter, 62 lines")
+        assert screen.body.line_text(2).strip() == "Migration plan"  # the title is on the first screen
+        await pilot.press("f")
+        await pilot.pause()
+        assert "- id: t0" in "\n".join(screen.body.line_text(i) for i in range(10))
+        assert screen.body.total_lines > 62
+        await pilot.press("f")
+        await pilot.pause()
+        assert top_text(screen).startswith("⋯ front matter")

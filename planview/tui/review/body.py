@@ -118,6 +118,7 @@ class PlanBody(ScrollView, can_focus=True):
         self._width = 0  # the render width the lines were laid out for (without the gutter)
         self._done = 0  # sections of `document` laid out so far (in order)
         self._first_lines: list[int] = []  # each section's first source line, for source anchors
+        self.show_front_matter = False  # YAML front matter folded to one line until `f`
         self._pending: Keep | None = None
         self._pending_anchor: tuple[int, int] | _SectionAnchor | None = None
         # A partial document holds only the plan's leading sections (a long plan's first screens,
@@ -243,6 +244,16 @@ class PlanBody(ScrollView, can_focus=True):
         self.refresh()
         self.post_message(self.Moved())
 
+    def toggle_front_matter(self) -> None:
+        """Show the front matter in full, or fold it to one line again (the reading position holds)."""
+        self.show_front_matter = not self.show_front_matter
+        if self._width > 0 and self.document is not None:
+            anchor = self._capture("source")
+            self._layout(self._width)
+            self._restore("source", anchor)
+            self.post_message(self.Moved())
+        self.refresh()
+
     def set_theme(self, theme: RenderTheme) -> None:
         if theme == self.render_theme:
             return
@@ -330,7 +341,7 @@ class PlanBody(ScrollView, can_focus=True):
                 len(strips) < lines or self._done < sections or perf_counter() < deadline
             ):
                 section = all_sections[self._done]
-                rendered = render(section.text, width, theme)
+                rendered = render(section.text, width, theme, self.show_front_matter)
                 starts.append(len(strips))
                 strips.extend(rendered.lines)
                 base = section.start

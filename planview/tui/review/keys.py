@@ -23,6 +23,7 @@ KEYS: tuple[tuple[str, str], ...] = (
     ("g G  Home End", "top / bottom"),
     ("mouse wheel", "scroll"),
     ("n p", "next / previous section"),
+    ("f", "front matter: show / fold"),
     ("a", "approve & run"),
     ("r", "refine: write what should change"),
     ("w", "review in the browser: comment, save, approve"),

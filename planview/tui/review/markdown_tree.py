@@ -6,6 +6,7 @@ import re
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
+from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 _TASK = re.compile(r"^\[([ xX~])\]\s")
@@ -14,7 +15,7 @@ _TASK = re.compile(r"^\[([ xX~])\]\s")
 class Node:
     """A node of markdown-it's token stream as a tree (lighter than markdown_it.tree.SyntaxTreeNode)."""
 
-    __slots__ = ("type", "children", "map", "content", "info", "attrs", "tag", "hidden", "markup")
+    __slots__ = ("type", "children", "map", "content", "info", "attrs", "tag", "hidden", "markup", "meta")
 
     def __init__(self, kind: str, token: Token) -> None:
         self.type = kind
@@ -26,6 +27,7 @@ class Node:
         self.tag = token.tag
         self.hidden = token.hidden
         self.markup = token.markup
+        self.meta = token.meta
 
 
 def tree(tokens: list[Token]) -> list[Node]:
@@ -47,7 +49,11 @@ def tree(tokens: list[Token]) -> list[Node]:
 
 
 def markdown() -> MarkdownIt:
-    return MarkdownIt("commonmark").enable("table").enable("strikethrough").use(front_matter_plugin)
+    md = MarkdownIt("commonmark").enable("table").enable("strikethrough").use(front_matter_plugin)
+    # Footnote definitions stay where they are written (`footnote_tail` would move them to the end,
+    # and drop those not referenced in the same section: each section is parsed on its own). Without
+    # the plugin, `[^1]: url` is a link reference definition and vanishes from the review.
+    return md.use(footnote_plugin).disable("footnote_tail")
 
 
 def align(cell: Node) -> str:

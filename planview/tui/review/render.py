@@ -40,6 +40,7 @@ from planview.tui.review.theme import RenderTheme
 # C0, DEL and C1 controls: a last line of defence after the gate's sanitiser.
 _CONTROLS = {c: None for c in [*range(0x00, 0x20), *range(0x7F, 0xA0)]}
 _TASK_TEXT = re.compile(r"^\[[ xX~]\](?:\s+|$)")
+_FOOTNOTE_REF = re.compile(r"\[\^([^\]\s]+)\]")
 # Task markers by state; all single-width (East Asian width "N"), like the bullets.
 TASK_MARKERS = {"pending": "◻", "in_progress": "◧", "completed": "◼"}
 _TASK_STYLES = {"pending": "task_open", "in_progress": "task_active", "completed": "task_done"}
@@ -91,9 +92,12 @@ _Line = tuple[Text, int]
 class _Painter:
     """Walks markdown-it's syntax tree for one section at one width."""
 
-    def __init__(self, console: Console, theme: RenderTheme, quick: bool = False) -> None:
+    def __init__(
+        self, console: Console, theme: RenderTheme, quick: bool = False, front_matter: bool = False
+    ) -> None:
         self.console = console
         self.theme = theme
+        self.front_matter = front_matter  # YAML front matter in full, else one dim line
         self.s = theme.styles
         self.quick = quick
         self.plain_code = False  # a code block was left plain (quick, lexer not loaded yet)
@@ -108,7 +112,9 @@ class _Painter:
         for node in nodes:
             kind = node.type
             if kind == "text":
-                out.append(node.content, style)
+                self._text_with_refs(out, node.content, style)
+            elif kind == "footnote_ref":
+                out.append(f"[{node.meta.get('label', '')}]", style + self.s["link"])
             elif kind == "code_inline":
                 out.append(node.content, style + self.s["code_inline"])
             elif kind == "strong":
@@ -138,6 +144,18 @@ class _Painter:
                     self._inline_into(out, node.children, style)
                 else:
                     out.append(node.content, style)
+
+    def _text_with_refs(self, out: Text, content: str, style: Style) -> None:
+        """Text, with `[^label]` (a footnote whose definition is in another section) drawn as a reference."""
+        if "[^" not in content:
+            out.append(content, style)
+            return
+        position = 0
+        for match in _FOOTNOTE_REF.finditer(content):
+            out.append(content[position : match.start()], style)
+            out.append(f"[{match.group(1)}]", style + self.s["link"])
+            position = match.end()
+        out.append(content[position:], style)
 
     # -- helpers ----------------------------------------------------------------------------
     def wrap(self, text: Text, width: int) -> list[Text]:
@@ -182,7 +200,17 @@ class _Painter:
             first = start + 1 if kind == "fence" else start
             return self.code(node.content, lang, width, first)
         if kind == "front_matter":
-            return self.code(node.content, "yaml", width, start + 1, dim=True)
+            if self.front_matter:
+                return self.code(node.content, "yaml", width, start + 1, dim=True)
+            count = node.content.rstrip("\n").count("\n") + 1 if node.content.strip() else 0
+            folded = Text(
+                f"⋯ front matter, {count} line{'s' if count != 1 else ''} (f shows it)", self.s["muted"]
+            )
+            return [(line, start) for line in self.wrap(folded, width)]
+        if kind == "footnote_reference":
+            label = Text(f"[{node.meta.get('label', '')}] ", self.s["link"])
+            body = self.blocks(node.children, width - label.cell_len)
+            return self.prefix(body, label, Text(" " * label.cell_len)) if body else [(label, start)]
         if kind == "blockquote":
             inner = self.blocks(node.children, width - 2)
             bar = Text("▌ ", self.s["quote_bar"])
@@ -356,7 +384,7 @@ class SectionRenderer:
     """Renders section text to lines, cached by (section text, width, theme)."""
 
     def __init__(self, max_entries: int = 8192) -> None:
-        self._cache: OrderedDict[tuple[str, int, RenderTheme], RenderedSection] = OrderedDict()
+        self._cache: OrderedDict[tuple[str, int, RenderTheme, bool], RenderedSection] = OrderedDict()
         self._max = max_entries
         self._md = markdown()
         self._consoles: dict[int, Console] = {}
@@ -381,14 +409,17 @@ class SectionRenderer:
             self._consoles[width] = console
         return console
 
-    def render(self, text: str, width: int, theme: RenderTheme) -> RenderedSection:
+    def render(
+        self, text: str, width: int, theme: RenderTheme, front_matter: bool = False
+    ) -> RenderedSection:
+        """`front_matter`: draw a YAML front matter block in full instead of as one line."""
         width = max(1, width)
-        key = (text, width, theme)
+        key = (text, width, theme, front_matter)
         hit = self._cache.get(key)
         if hit is not None:
             self._cache.move_to_end(key)
             return hit
-        rendered = self._render(text, width, theme)
+        rendered = self._render(text, width, theme, front_matter)
         self.renders += 1
         if rendered.plain_code:
             return rendered
@@ -397,9 +428,9 @@ class SectionRenderer:
             self._cache.popitem(last=False)
         return rendered
 
-    def _render(self, text: str, width: int, theme: RenderTheme) -> RenderedSection:
+    def _render(self, text: str, width: int, theme: RenderTheme, front_matter: bool) -> RenderedSection:
         console = self._console(width)
-        painter = _Painter(console, theme, self.quick)
+        painter = _Painter(console, theme, self.quick, front_matter)
         cleaned = clean_text(text)
         lines = painter.blocks(tree(self._md.parse(cleaned)), width)
         last = max(0, cleaned.count("\n"))

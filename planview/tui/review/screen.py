@@ -100,6 +100,7 @@ class ReviewScreen(Screen[ReviewDecision]):
         Binding("r", "refine", show=False),
         Binding("escape", "keep", show=False),
         Binding("question_mark", "keys", show=False),
+        Binding("f", "front_matter", show=False),
         Binding("w", "web", show=False),
     ]
 
@@ -507,6 +508,10 @@ class ReviewScreen(Screen[ReviewDecision]):
         else:
             self.body.previous_section()
         self._update_position()
+
+    def action_front_matter(self) -> None:
+        if not self.editing:
+            self.body.toggle_front_matter()
 
     def action_keys(self) -> None:
         if not self.editing:
