@@ -36,7 +36,46 @@ def build_parser() -> argparse.ArgumentParser:
         if register_root is not None:
             register_root(parser)
         module.register(subparsers)
+    _root_options_reach_subcommands(parser, subparsers)
     return parser
+
+
+def _root_options_reach_subcommands(parser: argparse.ArgumentParser, subparsers: argparse.Action) -> None:
+    """`planview --provider openai run "hi"` means `run --provider openai`.
+
+    argparse lets a subcommand's default overwrite the value given before the subcommand; a
+    subcommand option that shares a root option's name gets no default of its own instead, so
+    the root's value (or the root's default) stands unless the option is given after the command.
+    """
+    import argparse
+
+    root = {a.dest for a in parser._actions if a.option_strings and a.dest not in ("help", "version")}
+    for sub in subparsers.choices.values():
+        for action in sub._actions:
+            if action.dest in root and action.option_strings:
+                action.default = argparse.SUPPRESS
+
+
+def _parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
+    """Parse; an unknown option is reported with the usage of the command it was given to."""
+    args, extras = parser.parse_known_args(argv)
+    command = getattr(args, "command", None)
+    actions = [a for a in parser._actions if a.dest == "command" and getattr(a, "choices", None)]
+    sub = actions[0].choices.get(command) if actions and command else None
+    if extras:
+        (sub or parser).error(f"unrecognized arguments: {' '.join(extras)}")
+    if sub is not None:
+        # Root options given before a command that has no such option would be ignored silently.
+        sub_dests = {a.dest for a in sub._actions}
+        for action in parser._actions:
+            if not action.option_strings or action.dest in sub_dests or action.dest in ("help", "version"):
+                continue
+            if getattr(args, action.dest, action.default) != action.default:
+                parser.error(
+                    f"{action.option_strings[0]} is an option of the session app (planview "
+                    f"{action.option_strings[0]} …); `planview {command}` does not take it"
+                )
+    return args
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -77,7 +116,7 @@ def _dispatch(argv: list[str] | None) -> int:
     if fast is not None:
         return fast
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = _parse(parser, argv)
     handler = getattr(args, "handler", None)
     if handler is None:
         # No subcommand: the session app (registered by planview.commands.app).

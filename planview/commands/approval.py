@@ -60,20 +60,16 @@ def _open() -> Any:
     return store, Approvals(store.home, store.project_root)
 
 
-def _plan_arg(raw: str) -> Path:
-    """A path as typed: relative to the current folder when it exists there; a bare name means the plans folder."""
-    path = Path(raw).expanduser()
-    if path.is_absolute():
-        return path
-    if (Path.cwd() / path).exists() or len(path.parts) > 1:
-        return Path.cwd() / path
-    return path
+def _plan_arg(raw: str, store: Any) -> Path:
+    from planview.plan.store import resolve_plan_argument
+
+    return resolve_plan_argument(raw, store.plans_dir)
 
 
 def run_approve(args: argparse.Namespace) -> int:
-    _, approvals = _open()
+    store, approvals = _open()
     before = approvals.ledger.last_seq()
-    record = approvals.approve(_plan_arg(args.path), approver=args.as_name)
+    record = approvals.approve(_plan_arg(args.path, store), approver=args.as_name)
     if record.seq <= before:
         print(
             f"planview: already approved (seq {record.seq} by {record.approver}); no new event recorded",
@@ -98,7 +94,7 @@ def run_status(args: argparse.Namespace) -> int:
             raise ApprovalError(f"no plans in {store.relative(store.plans_dir)} yet; write one, or pass PATH")
         path = latest
     else:
-        path = _plan_arg(args.path)
+        path = _plan_arg(args.path, store)
     status = approvals.status(path)
     if args.json:
         record = status.record

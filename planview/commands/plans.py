@@ -102,9 +102,14 @@ _STATUS_BOX = {"pending": " ", "in_progress": "~", "completed": "x"}
 
 def run_steps(args: argparse.Namespace) -> int:
     from planview.plan.steps import extract_steps
-    from planview.plan.store import read_plan_text
+    from planview.plan.store import plans_dir_for_cwd, read_plan_text, resolve_plan_argument
 
-    path = Path(args.path)
+    typed = Path(args.path)
+    if typed.suffix and typed.suffix.lower() not in MARKDOWN_SUFFIXES:
+        raise PlanPathError(
+            f"planview steps reads Markdown plans (.md); {_printable(args.path)} is not one — pass a .md file"
+        )
+    path = resolve_plan_argument(args.path, plans_dir_for_cwd())  # a bare name: the plans folder
     if path.suffix.lower() not in MARKDOWN_SUFFIXES:
         raise PlanPathError(
             f"planview steps reads Markdown plans (.md); {_printable(args.path)} is not one — pass a .md file"

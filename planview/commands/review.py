@@ -68,11 +68,14 @@ def _shown(path: str) -> str:
 
 def check_plan(raw: str) -> tuple[Path, str]:
     """The absolute plan path and its text, or a one-line ReviewInputError / store read error."""
-    path = Path(raw).expanduser()
+    from planview.plan.store import plans_dir_for_cwd, read_plan_text, resolve_plan_argument
+
+    typed = Path(raw).expanduser()
+    if typed.suffix and typed.suffix.lower() not in MARKDOWN_SUFFIXES:
+        raise ReviewInputError(f"{_shown(raw)} is not a Markdown plan (.md); pass the plan file to review")
+    path = resolve_plan_argument(typed, plans_dir_for_cwd())  # a bare name: the plans folder
     if path.suffix.lower() not in MARKDOWN_SUFFIXES:
         raise ReviewInputError(f"{_shown(raw)} is not a Markdown plan (.md); pass the plan file to review")
-    from planview.plan.store import read_plan_text
-
     text = read_plan_text(path)  # PlanNotFoundError / PlanReadError say what to do
     return path.resolve(), text
 

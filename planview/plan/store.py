@@ -108,6 +108,47 @@ def _show(value: object, limit: int = 160) -> str:
 # -------------------------------------------------------------------------------------------- reading
 
 
+def resolve_plan_argument(raw: str | Path, plans_dir: Path | None, cwd: Path | None = None) -> Path:
+    """A plan path as a user typed it on a command line (approve, status, steps, review, /plan review).
+
+    Absolute: as is. Relative: from the current folder when it names a file there or has folders in
+    it; a bare file name that is not in the current folder means that plan in `plans_dir`. A path
+    that exists nowhere is a PlanNotFoundError saying where it was looked for (before any other
+    rule: "not found" is the problem to fix first).
+    """
+    cwd = Path.cwd() if cwd is None else cwd
+    path = Path(raw).expanduser()
+    if path.is_absolute() or len(path.parts) > 1 or (cwd / path).exists() or plans_dir is None:
+        found = path if path.is_absolute() else cwd / path
+        if not os.path.lexists(found):
+            raise PlanNotFoundError(
+                f"plan not found: {_show(raw)}; check the path (`planview plans` lists saved plans)"
+            )
+        return found
+    in_plans = Path(plans_dir) / path
+    if (
+        not os.path.lexists(in_plans)
+        and not path.suffix
+        and os.path.lexists(in_plans.with_name(path.name + ".md"))
+    ):
+        in_plans = in_plans.with_name(path.name + ".md")  # `planview steps 2026-01-14-1030-auth`
+    if not os.path.lexists(in_plans):
+        try:
+            folder = Path(plans_dir).relative_to(cwd)
+        except ValueError:
+            folder = Path(plans_dir)
+        raise PlanNotFoundError(
+            f"plan not found: {_show(raw)} is neither in the current folder nor in {_show(folder)}; "
+            "check the name (`planview plans` lists saved plans)"
+        )
+    return in_plans
+
+
+def plans_dir_for_cwd(start: Path | None = None) -> Path:
+    """The plans folder the current folder's commands use (nothing is created)."""
+    return default_home(find_project_root(start)) / "plans"
+
+
 def read_plan_text(path: str | Path) -> str:
     """Read a plan exactly (UTF-8, no newline translation), every failure a typed, one-line error."""
     path = Path(path)

@@ -192,11 +192,14 @@ class PlanviewApp(App):
     def review_plan(self, path: str | None = None, *, web: bool = False) -> None:
         """`/plan review [--web] [path]`: the given plan, else the session's plan, else the newest one."""
         if path is not None:
-            plan = Path(path).expanduser()
-            if not plan.is_absolute():
-                plan = self.project_root / plan
-            if not plan.is_file():
-                self._notice(f"No plan file at {plan}. /plans lists the plans of this project.", "error")
+            from planview.plan.store import resolve_plan_argument
+
+            try:  # a bare file name means that plan in the plans folder, as on the command line
+                plan = resolve_plan_argument(path, self._store().plans_dir, cwd=self.project_root)
+            except PlanviewError:
+                plan = None
+            if plan is None or not plan.is_file():
+                self._notice(f"No plan file at {path}. /plans lists the plans of this project.", "error")
                 return
         else:
             plan = getattr(self.session, "plan_path", None) or self._store().latest()
