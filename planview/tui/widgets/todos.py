@@ -87,7 +87,7 @@ def summary_line(todos: Iterable[Any], key: str) -> Text:
         marker = "◧ " if current.status == "in_progress" else "◻ "
         out.append(" · ")
         out.append(marker, style="bold yellow" if current.status == "in_progress" else "")
-        out.append(clean(current.text))
+        out.append(sanitize_for_terminal(current.text))
     return out
 
 
