@@ -3,7 +3,9 @@
 The recipe: write a temp file in the destination folder (same filesystem, so the rename is
 atomic), fsync it, `os.replace` it over the destination, then fsync the folder so the rename
 itself survives a power cut. A process killed at any point leaves at most a stray dot-named
-temp file, which plan listings ignore.
+temp file, which plan listings ignore and `sweep_temps` removes the next time planview writes in
+that folder: a writer holds an exclusive `flock` on its temp file until it is published, so a temp
+file nobody holds (and older than a moment) belongs to a writer that died.
 
 Where the platform supports it (Linux, macOS) every step runs relative to one open descriptor
 of the folder, so a folder swapped for a symlink halfway through cannot redirect the write.
@@ -13,14 +15,26 @@ from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
+import time
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no flock, so no sweeping either
+    fcntl = None  # type: ignore[assignment]
 
 # os.replace takes src_dir_fd/dst_dir_fd wherever os.rename does (only rename is listed).
 _DIR_FD_OK = os.open in os.supports_dir_fd and os.rename in os.supports_dir_fd
 _O_NOFOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _O_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
 _O_BINARY = getattr(os, "O_BINARY", 0)
+
+
+_TEMP_NAME = re.compile(r"^\..+\.[0-9a-f]{12}\.tmp$")
+STALE_AFTER = 2.0  # seconds: a live writer flocks its temp file at once; this only covers that gap
+_swept: set[tuple[int, int]] = set()  # folders swept by this process (st_dev, st_ino)
 
 
 def temp_name(name: str) -> str:
@@ -68,6 +82,8 @@ def write_in_dir(
     published = False
     try:
         try:
+            if fcntl is not None:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # "alive": see sweep_temps
             view = memoryview(payload)
             while view:
                 written = os.write(fd, view)
@@ -102,6 +118,61 @@ def write_in_dir(
                 os.unlink(tmp, dir_fd=dir_fd)
             except FileNotFoundError:
                 pass
+
+
+def sweep_temps(dir_fd: int) -> int:
+    """Remove temp files that writers killed mid-write left in this folder (once per process).
+
+    Only planview's own temp names, only regular files, only when no live writer holds their
+    lock and they are older than STALE_AFTER. Never raises: a read-only folder is left alone.
+    Returns how many were removed.
+    """
+    if fcntl is None:  # pragma: no cover
+        return 0
+    try:
+        info = os.fstat(dir_fd)
+        key = (info.st_dev, info.st_ino)
+        if key in _swept:
+            return 0
+        _swept.add(key)
+        names = [name for name in os.listdir(dir_fd) if _TEMP_NAME.match(name)]
+    except OSError:
+        return 0
+    removed = 0
+    now = time.time()
+    for name in names:
+        try:
+            found = os.stat(name, dir_fd=dir_fd, follow_symlinks=False)
+            if not stat.S_ISREG(found.st_mode) or now - found.st_mtime < STALE_AFTER:
+                continue
+            fd = os.open(name, os.O_RDONLY | _O_NOFOLLOW | getattr(os, "O_NONBLOCK", 0), dir_fd=dir_fd)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                continue  # a live writer holds it
+            try:
+                os.unlink(name, dir_fd=dir_fd)
+                removed += 1
+            finally:
+                os.close(fd)
+        except OSError:
+            continue
+    return removed
+
+
+def sweep_folder(folder: Path) -> int:
+    """`sweep_temps` for a folder given by path (0 when it cannot be opened)."""
+    if not _DIR_FD_OK:  # pragma: no cover - Windows
+        return 0
+    try:
+        dir_fd = open_dir(folder)
+    except OSError:
+        return 0
+    try:
+        return sweep_temps(dir_fd)
+    finally:
+        os.close(dir_fd)
 
 
 def _lexists(name: str, dir_fd: int) -> bool:

@@ -332,10 +332,11 @@ class Ledger:
         return record
 
     def _write_head(self, head: Head) -> None:
-        from planview.atomic import atomic_write
+        from planview import atomic
 
+        atomic.sweep_folder(self.head_path.parent)  # head temp files of appends killed mid-write
         try:
-            atomic_write(self.head_path, head.to_json())
+            atomic.atomic_write(self.head_path, head.to_json())
         except OSError as exc:
             raise LedgerError(
                 explain(exc, f"update {self.head_path}") + "; nothing was recorded in the ledger"

@@ -79,8 +79,15 @@ def seal(artifacts_dir: Path, data: bytes, canonical_sha256: str) -> SealedArtif
                 "move it aside (keep it as evidence) and approve again"
             )
     else:
-        artifacts_dir.mkdir(parents=True, exist_ok=True)
-        atomic_write(path, data, mode=0o444)
+        from planview.atomic import sweep_folder
+        from planview.fileguard import explain
+
+        try:
+            artifacts_dir.mkdir(parents=True, exist_ok=True)
+            sweep_folder(artifacts_dir)  # what approvals killed mid-seal left
+            atomic_write(path, data, mode=0o444)
+        except OSError as exc:
+            raise ApprovalError(explain(exc, f"seal the plan as {path}") + "; nothing was approved") from exc
         created = True
     return SealedArtifact(
         artifact=artifact,

@@ -405,10 +405,13 @@ class PlanStore:
                     f"plan folder changed while saving; name a .md file inside {self._folder_label} "
                     f"and retry (got {_show(target)})"
                 )
+            atomic.sweep_temps(dir_fd)  # what writers killed mid-save left here
             return atomic.write_in_dir(dir_fd, target.name, payload, exclusive=exclusive)
         except OSError as exc:
+            from planview.fileguard import explain
+
             raise PlanStoreError(
-                f"could not write {self.relative(target)}: {exc.strerror or exc}; the previous plan is unchanged"
+                explain(exc, f"write {self.relative(target)}") + "; the previous plan is unchanged"
             ) from exc
         finally:
             os.close(dir_fd)

@@ -79,3 +79,82 @@ def test_leftover_temp_files_do_not_block_the_next_write(tmp_path: Path) -> None
     assert target.read_text() == "# v2\n"
     assert store.latest() == target
     assert os.path.exists(torn)  # never picked up as a plan, never promoted
+
+
+def test_temp_files_of_killed_writers_are_removed_at_the_next_write(tmp_path: Path) -> None:
+    import fcntl
+    import time
+
+    from planview import atomic
+
+    store = PlanStore(tmp_path / ".planview")
+    target = store.write("Plan", "# v1\n").path
+    dead = [store.plans_dir / f".{target.name}.{n:012x}.tmp" for n in range(5)]
+    for path in dead:
+        path.write_text("# half writ")
+    live = store.plans_dir / f".{target.name}.{'a' * 12}.tmp"
+    live.write_text("# being written")
+    holder = os.open(live, os.O_RDONLY)
+    fcntl.flock(holder, fcntl.LOCK_EX)  # a writer still at work
+    mine = store.plans_dir / ".notes.tmp"  # not a planview temp name: never touched
+    mine.write_text("keep")
+    old = time.time() - 60
+    for path in [*dead, live, mine]:
+        os.utime(path, (old, old))
+    atomic._swept.clear()  # as in a new process
+    try:
+        store.write("Plan", "# v2\n", plan_path=target)
+    finally:
+        os.close(holder)
+    assert not any(path.exists() for path in dead)
+    assert live.exists() and mine.exists() and target.read_text() == "# v2\n"
+
+
+SIGKILL_WRITER = """
+import sys
+from pathlib import Path
+from planview.plan.store import PlanStore
+store = PlanStore(Path(sys.argv[1]))
+target = Path(sys.argv[2])
+print("ready", flush=True)
+n = 0
+while True:
+    n += 1
+    store.write("Plan", ("# v%d\\n" % n) + "x" * 200_000, plan_path=target)
+"""
+
+
+def test_sigkilled_writers_leave_no_temp_files_behind_for_long(tmp_path: Path) -> None:
+    import time
+
+    home = tmp_path / ".planview"
+    store = PlanStore(home)
+    target = store.write("Plan", "# v0\n").path
+    for _ in range(8):
+        writer = subprocess.Popen(
+            [sys.executable, "-c", SIGKILL_WRITER, str(home), str(target)], stdout=subprocess.PIPE, text=True
+        )
+        assert writer.stdout.readline().strip() == "ready"
+        time.sleep(0.05)
+        writer.send_signal(signal.SIGKILL)
+        writer.wait(timeout=30)
+        writer.stdout.close()
+    old = time.time() - 60
+    for leftover in store.plans_dir.glob(".*.tmp"):
+        os.utime(leftover, (old, old))  # instead of waiting out STALE_AFTER
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys; from pathlib import Path; from planview.plan.store import PlanStore;"
+            "PlanStore(Path(sys.argv[1])).write('Plan', '# last\\n', plan_path=Path(sys.argv[2]))",
+            str(home),
+            str(target),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert list(store.plans_dir.glob(".*.tmp")) == []
+    assert target.read_text() == "# last\n"
