@@ -70,6 +70,7 @@ class SessionScreen(Screen):
         self.approved = False
         self.stale = False
         self._resume_notice: str | None = None  # told to the agent with the next message
+        self._error_shown: str | None = None  # this turn's error, already on screen
 
     # -- layout ------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -225,11 +226,14 @@ class SessionScreen(Screen):
             if event.reason == "cancelled":
                 t.add_notice("Turn cancelled.", kind="warning")
             elif event.reason == "error":
-                t.add_notice(event.message or "The turn ended with an error.", kind="error")
+                if not event.message or event.message != self._error_shown:  # said once, not twice
+                    t.add_notice(event.message or "The turn ended with an error.", kind="error")
             elif event.reason == "review" and event.message:
                 t.add_notice(event.message, kind="info")
+            self._error_shown = None
         elif isinstance(event, ev.ErrorEvent):
             t.add_notice(event.message, kind="error")
+            self._error_shown = event.message
         elif isinstance(event, ev.McpNotice):
             t.add_notice(event.message, kind="warning")
         elif isinstance(event, ev.SubagentEvent):

@@ -101,7 +101,8 @@ async def test_openai_failures(failing: Failing) -> None:
     port = free_port()
     gone = OpenAIProvider("m", base_url=f"http://127.0.0.1:{port}/v1", env={}, max_retries=0, timeout=5)
     assert await first_error(gone) == (
-        f"cannot reach http://127.0.0.1:{port}/v1; start the server or fix [provider] base_url / PLANVIEW_BASE_URL"
+        f"cannot reach http://127.0.0.1:{port}/v1 (connection refused); start the server or fix [provider] "
+        "base_url / PLANVIEW_BASE_URL"
     )
 
 
@@ -127,7 +128,7 @@ async def test_anthropic_failures(failing: Failing) -> None:
     )
     assert (
         await first_error(gone)
-        == f"cannot reach http://127.0.0.1:{port}; check the network or [provider] base_url"
+        == f"cannot reach http://127.0.0.1:{port} (connection refused); check the network or [provider] base_url"
     )
 
 
@@ -148,7 +149,9 @@ async def test_sdk_base_url_variables_are_the_url_used_and_named(failing: Failin
     gone = OpenAIProvider(
         "m", env={"OPENAI_BASE_URL": f"http://127.0.0.1:{port}/v1"}, max_retries=0, timeout=5
     )
-    assert (await first_error(gone)).startswith(f"cannot reach http://127.0.0.1:{port}/v1;")
+    assert (await first_error(gone)).startswith(
+        f"cannot reach http://127.0.0.1:{port}/v1 (connection refused);"
+    )
 
 
 def test_default_urls_keys_and_labels() -> None:
@@ -245,3 +248,93 @@ async def test_anthropic_tool_use_cut_before_its_stop_still_arrives(failing: Fai
     )
     events = await collect(provider)
     assert events == [ToolCallChunk(ModelToolCall("tu_9", "ls", {"path": "src"})), Done("end_turn")]
+
+
+class CutServer:
+    """127.0.0.1 server that starts a streamed reply, sends `lines`, then drops the connection."""
+
+    def __init__(self, lines: list[str]) -> None:
+        body = "".join(line + "\n\n" for line in lines).encode()
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+                self.rfile.read(int(self.headers.get("content-length", 0)))
+                self.send_response(200)
+                self.send_header("content-type", "text/event-stream")
+                self.send_header("content-length", str(len(body) + 10_000))  # promises more
+                self.end_headers()
+                self.wfile.write(body)
+                self.wfile.flush()
+                self.close_connection = True  # ...and hangs up mid-reply
+
+            def log_message(self, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.url = f"http://127.0.0.1:{self.server.server_address[1]}"
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+
+
+async def _stream_until_error(provider: Any) -> tuple[list[Any], str]:
+    events: list[Any] = []
+    with pytest.raises(ProviderError) as info:
+        async for event in provider.stream(ModelRequest("sys", ({"role": "user", "content": "hi"},))):
+            events.append(event)
+    return events, str(info.value)
+
+
+async def test_openai_stream_cut_mid_reply_is_not_unreachable() -> None:
+    pytest.importorskip("openai", reason="the openai extra is not installed")
+    from planview.session.providers.openai import OpenAIProvider
+
+    chunk = {
+        "id": "c",
+        "object": "chat.completion.chunk",
+        "created": 0,
+        "model": "m",
+        "choices": [{"index": 0, "delta": {"content": "Hello, I am half"}, "finish_reason": None}],
+    }
+    server = CutServer(["data: " + json.dumps(chunk)])
+    try:
+        provider = OpenAIProvider("m", base_url=server.url + "/v1", env={}, max_retries=0, timeout=5)
+        events, message = await _stream_until_error(provider)
+    finally:
+        server.close()
+    assert [e.text for e in events] == ["Hello, I am half"]
+    assert message.startswith(f"the reply from {server.url}/v1 was cut off mid-stream")
+    assert "cannot reach" not in message and "retry" in message
+
+
+async def test_anthropic_stream_cut_mid_reply_is_not_unreachable() -> None:
+    pytest.importorskip("anthropic", reason="the anthropic extra is not installed")
+    from planview.session.providers.anthropic import AnthropicProvider
+
+    message_start = {
+        "type": "message_start",
+        "message": {
+            "id": "m1",
+            "type": "message",
+            "role": "assistant",
+            "content": [],
+            "model": "c",
+            "stop_reason": None,
+            "stop_sequence": None,
+            "usage": {"input_tokens": 1, "output_tokens": 1},
+        },
+    }
+    block = {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}
+    delta = {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "Half a"}}
+    server = CutServer([f"event: {e['type']}\ndata: {json.dumps(e)}" for e in (message_start, block, delta)])
+    try:
+        provider = AnthropicProvider(
+            "c", base_url=server.url, env={"ANTHROPIC_API_KEY": "k"}, max_retries=0, timeout=5
+        )
+        events, message = await _stream_until_error(provider)
+    finally:
+        server.close()
+    assert [getattr(e, "text", None) for e in events] == ["Half a"]
+    assert message.startswith(f"the reply from {server.url} was cut off mid-stream")

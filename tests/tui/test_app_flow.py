@@ -469,3 +469,30 @@ async def test_toggle_adds_one_note_and_palette_lists_plans(project: Path) -> No
         await pilot.press("enter")
         await wait_for(pilot, lambda: len(screen.transcript.query(NoticeRow)) == 2, "the plan listing")
         assert "No plans yet" in screen.transcript.query(NoticeRow)[-1].render().plain
+
+
+async def test_a_provider_error_is_shown_once(tmp_path: Path) -> None:
+    from planview.session.providers.base import ProviderError
+
+    class Unreachable(ScriptedProvider):
+        async def stream(self, request):  # type: ignore[override]
+            raise ProviderError("cannot reach http://127.0.0.1:9/v1 (connection refused); start the server")
+            yield  # pragma: no cover - an async generator
+
+    provider = Unreachable(())
+
+    def factory(ui, on_event):
+        return Session(project_root=tmp_path, provider=provider, ui=ui, on_event=on_event)
+
+    app = PlanviewApp(factory, project_root=tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await submit(pilot, app, "hello")
+
+        def errors() -> list[str]:
+            rows = app.session_screen.transcript.query(NoticeRow)
+            texts = [str(getattr(r, "content", None) or getattr(r, "renderable", "")) for r in rows]
+            return [text for text in texts if "cannot reach" in text]
+
+        await wait_for(pilot, lambda: bool(errors()), "the error notice")
+        await pilot.pause(0.1)
+        assert len(errors()) == 1

@@ -103,9 +103,10 @@ class AnthropicProvider(SdkProvider):
             ]
         blocks: dict[int, CallSlot] = {}
         stop = "end_turn"
-        with self.api_failures():
+        with self.api_failures() as progress:
             stream = await self._client.messages.create(**kwargs)
             async for event in stream:
+                progress.started = True
                 kind = getattr(event, "type", "")
                 if kind == "content_block_start":
                     block = event.content_block

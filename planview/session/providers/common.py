@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import importlib
 import os
+import socket
 from abc import ABC, abstractmethod
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from planview.session.providers.base import ProviderError, ToolCallChunk, parse_arguments
@@ -84,19 +86,25 @@ class SdkProvider(ABC):
 
     # -- shared behaviour ---------------------------------------------------------------------
     @contextmanager
-    def api_failures(self) -> Iterator[None]:
-        """Turn the SDK's exceptions inside the block into one ProviderError naming the fix."""
+    def api_failures(self) -> Iterator[StreamProgress]:
+        """Turn the SDK's exceptions inside the block into one ProviderError saying what happened.
+
+        The block marks `progress.started` once the reply streams: a connection lost after that is
+        a reply cut off mid-stream, not a server that cannot be reached. Transport errors the SDKs
+        let through unwrapped while a stream is read (httpx's RemoteProtocolError) count too.
+        """
         sdk, texts = self._sdk, self._texts()
+        progress = StreamProgress()
         try:
-            yield
+            yield progress
         except sdk.AuthenticationError as exc:
             raise ProviderError(texts["rejected_key"]) from exc
         except sdk.NotFoundError as exc:
             raise ProviderError(texts["unknown_model"]) from exc
         except sdk.APITimeoutError as exc:
-            raise ProviderError(texts["timeout"]) from exc
+            raise ProviderError(self._cut(exc) if progress.started else texts["timeout"]) from exc
         except sdk.APIConnectionError as exc:
-            raise ProviderError(texts["unreachable"]) from exc
+            raise ProviderError(self._cut(exc) if progress.started else self._unreachable(exc)) from exc
         except sdk.APIStatusError as exc:
             detail = str(getattr(exc, "message", "") or exc)
             if self.shorten_status and len(detail) > STATUS_DETAIL_CAP:
@@ -104,6 +112,63 @@ class SdkProvider(ABC):
             raise ProviderError(f"{texts['answered']} answered {exc.status_code}: {detail}") from exc
         except getattr(sdk, self.sdk_error) as exc:
             raise ProviderError(f"{self.name} provider failed: {exc}") from exc
+        except Exception as exc:
+            if not _is_transport_error(exc):
+                raise
+            raise ProviderError(self._cut(exc) if progress.started else self._unreachable(exc)) from exc
+
+    def _unreachable(self, exc: BaseException) -> str:
+        """`cannot reach URL (connection refused); <fix>`: the texts' "unreachable" with the cause."""
+        text = self._texts()["unreachable"]
+        reason = _connection_reason(exc)
+        head, sep, fix = text.partition("; ")
+        return f"{head} ({reason}){sep}{fix}" if reason else text
+
+    def _cut(self, exc: BaseException) -> str:
+        reason = _connection_reason(exc) or "the connection closed"
+        return (
+            f"the reply from {self.base_url} was cut off mid-stream ({reason}); what arrived is kept - "
+            "send a message to retry"
+        )
+
+
+@dataclass
+class StreamProgress:
+    started: bool = False  # the first piece of the reply arrived
+
+
+_TRANSPORT_NAMES = frozenset({"TransportError", "NetworkError", "ProtocolError", "StreamError", "ReadError"})
+
+
+def _is_transport_error(exc: BaseException) -> bool:
+    """httpx / httpcore transport failures (whatever the package is called) and socket errors."""
+    if isinstance(exc, ConnectionError | TimeoutError):
+        return True
+    return any(
+        cls.__name__ in _TRANSPORT_NAMES and cls.__module__.split(".")[0].startswith(("httpx", "httpcore"))
+        for cls in type(exc).__mro__
+    )
+
+
+def _connection_reason(exc: BaseException) -> str:
+    """What the socket said, from the exception's chain: connection refused, reset, name not found, ..."""
+    seen: set[int] = set()
+    current: BaseException | None = exc
+    while current is not None and id(current) not in seen:
+        seen.add(id(current))
+        if isinstance(current, ConnectionRefusedError):
+            return "connection refused"
+        if isinstance(current, ConnectionResetError):
+            return "connection reset"
+        if isinstance(current, socket.gaierror):
+            return "host name not found"
+        name = type(current).__name__
+        if name == "RemoteProtocolError":
+            return "the server closed the connection before the reply was complete"
+        if name in ("ReadTimeout", "WriteTimeout", "PoolTimeout") or isinstance(current, TimeoutError):
+            return "timed out"
+        current = current.__cause__ or current.__context__
+    return ""
 
 
 CallSlot = dict[str, str]  # {"id", "name", "arguments"}: one tool call's streamed pieces so far

@@ -96,9 +96,10 @@ class OpenAIProvider(SdkProvider):
             kwargs["tools"] = to_openai_tools(request.tools)
         calls: dict[int, CallSlot] = {}
         finish = "end_turn"
-        with self.api_failures():
+        with self.api_failures() as progress:
             stream = await self._client.chat.completions.create(**kwargs)
             async for chunk in stream:
+                progress.started = True
                 for choice in chunk.choices or ():
                     delta = choice.delta
                     if delta is not None:
