@@ -114,7 +114,10 @@ def test_store_write_failure_is_a_typed_error(tmp_path: Path, monkeypatch: pytes
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(os, "write", full_disk)
-    with pytest.raises(PlanStoreError, match="No space left on device; the previous plan is unchanged"):
+    with pytest.raises(
+        PlanStoreError,
+        match="the disk is full: free some space, then try again; the previous plan is unchanged",
+    ):
         store.write("Plan", "# new\n", plan_path=written.path)
     monkeypatch.undo()
     assert written.path.read_text() == "# old\n"
