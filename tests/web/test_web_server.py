@@ -527,3 +527,13 @@ async def test_a_vanished_plan_is_a_clear_404_and_a_save_says_so(serve, plan):
     status, body = await page.post("/api/feedback", {"base_sha256": base, "comments": []})
     assert status == 422 and "plan not found" in body["error"]
     assert not plan.exists()  # nothing recreated it
+
+
+async def test_a_crlf_plan_keeps_its_line_endings(serve, home):
+    plan = home / "plans" / "2026-01-01-1200-crlf.md"
+    plan.write_bytes(b"# Windows\r\n\r\nA paragraph.\r\n\r\n- item\r\n")
+    page = await serve(plan)
+    data = await page_data(page)
+    body = {"base_sha256": data["base_sha256"], "comments": [{"anchor_line": 3, "text": "ok"}]}
+    assert (await page.post("/api/feedback", body))[0] == 200
+    assert plan.read_bytes() == b"# Windows\r\n\r\nA paragraph.\r\n> [!REVIEW] ok\r\n\r\n- item\r\n"
