@@ -115,8 +115,10 @@ def test_the_gate_refuses_the_hostile_corpus(hostile: hostile_repo.Hostile) -> N
     assert not allowed, allowed
 
 
-def test_gate_check_refuses_the_hostile_corpus_in_the_project(hostile: hostile_repo.Hostile) -> None:
-    calls = "".join(json.dumps({"tool": "bash", "input": {"command": c}}) + "\n" for c in REFUSED)
+def test_gate_check_decides_both_corpora_in_the_project(hostile: hostile_repo.Hostile) -> None:
+    """`planview gate check --mode plan` run in the repository: refuses the hostile corpus, allows the other."""
+    commands = REFUSED + READ_ONLY
+    calls = "".join(json.dumps({"tool": "bash", "input": {"command": c}}) + "\n" for c in commands)
     done = subprocess.run(
         [sys.executable, "-m", "planview", "gate", "check", "--mode", "plan"],
         input=calls,
@@ -125,10 +127,10 @@ def test_gate_check_refuses_the_hostile_corpus_in_the_project(hostile: hostile_r
         cwd=hostile.root,
         timeout=60,
     )
-    answers = [json.loads(line) for line in done.stdout.splitlines()]
-    assert len(answers) == len(REFUSED)
-    allowed = [c for c, a in zip(REFUSED, answers, strict=True) if a["decision"] != "deny"]
-    assert not allowed, allowed
+    answers = [json.loads(line)["decision"] for line in done.stdout.splitlines()]
+    assert len(answers) == len(commands)
+    wrong = [c for c, a in zip(commands, answers, strict=True) if a != ("deny" if c in REFUSED else "allow")]
+    assert not wrong, wrong
 
 
 async def test_plan_mode_runs_the_corpus_in_the_hostile_repository(hostile: hostile_repo.Hostile) -> None:
@@ -150,6 +152,34 @@ async def test_plan_mode_runs_the_corpus_in_the_hostile_repository(hostile: host
 async def test_plan_mode_runs_the_corpus_in_a_plain_repository(plain: hostile_repo.Hostile) -> None:
     outputs = await run_corpus(plain, READ_ONLY)
     assert "a.txt" in outputs["git status"]
+
+
+def test_planview_run_plan_in_the_hostile_repository(hostile: hostile_repo.Hostile, tmp_path: Path) -> None:
+    """The whole CLI path: `planview run --plan --script` (scripted model) calling bash with a slice of
+    the corpus; its JSON transcript holds no outside text, and nothing ran or changed."""
+    commands = READ_ONLY[::6]
+    turn = {"tool_calls": [{"name": "bash", "arguments": {"command": c}} for c in commands]}
+    script = tmp_path / "script.jsonl"
+    script.write_text(json.dumps(turn) + "\n" + json.dumps({"text": "done"}) + "\n")
+    before = hostile.snapshot()
+    done = subprocess.run(
+        [sys.executable, "-m", "planview", "run", "--plan", "--script", str(script), "--json", "look around"],
+        capture_output=True,
+        text=True,
+        cwd=hostile.root,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    events = [json.loads(line) for line in done.stdout.splitlines()]
+    finished = [e for e in events if e["type"] == "tool_finished"]
+    assert len(finished) == len(commands)
+    assert not [e for e in finished if e.get("refused")], [
+        e["result"][:120] for e in finished if e.get("refused")
+    ]
+    assert not [t for t in TOKENS if t in done.stdout + done.stderr]
+    assert hostile.fired() == set()
+    after = hostile.snapshot()
+    assert sorted(k for k in before.keys() | after.keys() if before.get(k) != after.get(k)) == []
 
 
 def test_the_rig_is_real(hostile: hostile_repo.Hostile) -> None:
