@@ -259,10 +259,14 @@ def _describe(args: Sequence[str]) -> str | None:
         name = word.split("=", 1)[0]
         if word == "--":
             break
-        if name in ("--dirty", "--broken"):
+        # parse-options takes unambiguous abbreviations: --di / --dirt mean --dirty, --b / --br --broken
+        if (len(name) >= 4 and "--dirty".startswith(name)) or (
+            len(name) >= 3 and "--broken".startswith(name)
+        ):
             return (
-                f"git describe {name} refreshes (rewrites) .git/index, which plan mode does not do; run "
-                "git describe without it and git status to see local changes"
+                f"git describe {show(word)} refreshes .git/index (--dirty rewrites it) or starts a second git "
+                "(--broken), which plan mode does not do; run git describe without it and git status to see "
+                "local changes"
             )
     return None
 
