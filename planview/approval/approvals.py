@@ -268,7 +268,10 @@ class Approvals:
                     **({"channel": channel} if channel else {}),
                 }
             )
-            packet.save(packet_path(self.artifacts_dir, sealed.artifact))
+            try:
+                packet.save(packet_path(self.artifacts_dir, sealed.artifact))
+            except OSError:
+                pass  # the approval is recorded; `packet()` rebuilds a missing packet to its hash
         return record_from_event(event)
 
     def check_and_revoke(self, plan_path: Path) -> Revocation | None:

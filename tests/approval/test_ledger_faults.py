@@ -365,3 +365,45 @@ def test_a_really_full_disk_leaves_no_torn_line(tmp_path: Path) -> None:
         assert Ledger(ledger.path).verify().ok and Ledger(ledger.path).last_seq() == 3
     finally:
         subprocess.run(["umount", str(home)], check=False)
+
+
+def test_a_full_disk_after_the_ledger_line_keeps_the_approval(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The evidence packet could not be saved: the approval stands and the packet is rebuilt on demand."""
+    from planview.approval import Approvals
+    from planview.approval.packet import EvidencePacket
+    from planview.plan.store import PlanStore
+
+    home = tmp_path / ".planview"
+    plan = PlanStore(home, project_root=tmp_path).write("Plan", "# Plan\n\n## Steps\n- [ ] one\n").path
+    approvals = Approvals(home, tmp_path)
+
+    def no_space(self: EvidencePacket, path: Path) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(EvidencePacket, "save", no_space)
+    record = approvals.approve(plan, approver="Ada")
+    monkeypatch.undo()
+    assert approvals.is_current(plan) and approvals.ledger.verify().ok
+    assert approvals.packet(record).sha256 == record.packet_sha256  # rebuilt to the recorded hash
+
+
+def test_a_full_disk_while_sealing_is_one_typed_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from planview.approval import ApprovalError, Approvals
+    from planview.plan.store import PlanStore
+
+    home = tmp_path / ".planview"
+    plan = PlanStore(home, project_root=tmp_path).write("Plan", "# Plan\n\n## Steps\n- [ ] one\n").path
+    approvals = Approvals(home, tmp_path)
+
+    def no_space(*args: object, **kwargs: object) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr("planview.atomic.atomic_write", no_space)
+    with pytest.raises(ApprovalError, match="the disk is full.*nothing was approved"):
+        approvals.approve(plan, approver="Ada")
+    monkeypatch.undo()
+    assert not approvals.is_current(plan) and approvals.ledger.last_seq() == 0
