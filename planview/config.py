@@ -20,9 +20,9 @@ from typing import Any
 from platformdirs import user_config_dir
 
 from planview.errors import PlanviewError
+from planview.home import CONFIG_NAME, HomeLayout
 from planview.mcp_config import McpServerConfig, parse_mcp_section
 
-CONFIG_NAME = "config.toml"
 PROVIDERS = ("scripted", "openai", "anthropic")
 DEFAULT_KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
 
@@ -112,10 +112,10 @@ def user_config_path() -> Path:
 def config_paths(home: Path | None = None) -> tuple[Path, Path]:
     """(user file, project file) — the project file overrides the user file."""
     if home is None:
-        from planview.plan.store import planview_home
+        from planview.home import planview_home
 
         home = planview_home()
-    return user_config_path(), Path(home) / CONFIG_NAME
+    return user_config_path(), HomeLayout(Path(home)).config
 
 
 def load_config(

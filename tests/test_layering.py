@@ -112,3 +112,172 @@ def test_plan_package_reexports_lazily():
         [sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True, timeout=120
     )
     assert result.returncode == 0 and result.stdout.strip() == "ok", result.stderr
+
+
+# ------------------------------------------------------------------ static: imports point down, no cycle
+
+PACKAGE = REPO / "planview"
+
+# Lowest first. A module may import its own layer or any layer below it, never one above.
+LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "ground",
+        (
+            "planview",  # the package itself holds only __version__
+            "planview.errors",
+            "planview.atomic",
+            "planview.textsafe",
+            "planview.home",
+            "planview.fileguard",
+            "planview.nesting",
+            "planview.invocation",
+        ),
+    ),
+    ("plan", ("planview.plan",)),
+    ("gate", ("planview.gate",)),
+    ("approval", ("planview.approval",)),
+    ("config", ("planview.config", "planview.mcp_config")),
+    ("session", ("planview.session",)),
+    ("rooms", ("planview.web", "planview.agents", "planview.claude", "planview.mcp")),
+    ("tui", ("planview.tui",)),
+    ("entry", ("planview.demo", "planview.commands", "planview.cli", "planview.__main__")),
+)
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(REPO).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def all_modules() -> dict[str, Path]:
+    return {module_name(p): p for p in PACKAGE.rglob("*.py")}
+
+
+def imports_of(path: Path, name: str, modules: dict[str, Path]) -> set[str]:
+    """Every planview module `path` imports: top level, inside functions and under TYPE_CHECKING."""
+    import ast
+
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*anchor, base] if base else anchor)
+            # `from pkg import mod` imports the submodule; `from mod import name` the module itself
+            targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names]
+        else:
+            continue
+        for target in targets:
+            while target and target not in modules:  # `import planview.plan.store as x` and friends
+                target = target.rpartition(".")[0]
+            if target.startswith("planview") and target != name:
+                found.add(target)
+    return found
+
+
+def import_graph() -> dict[str, set[str]]:
+    modules = all_modules()
+    return {name: imports_of(path, name, modules) for name, path in modules.items()}
+
+
+def layer_of(module: str) -> int:
+    best, rank = -1, -1
+    for index, (_, prefixes) in enumerate(LAYERS):
+        for prefix in prefixes:
+            exact_only = prefix == "planview"  # the root package; its subpackages are placed one by one
+            if (module == prefix or (not exact_only and module.startswith(prefix + "."))) and len(
+                prefix
+            ) > best:
+                best, rank = len(prefix), index
+    return rank
+
+
+def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle (as a path that ends where it starts), or None. Iterative DFS."""
+    state: dict[str, int] = {}  # 1: on the stack, 2: done
+    for start in sorted(graph):
+        if state.get(start):
+            continue
+        stack: list[tuple[str, list[str]]] = [(start, sorted(graph[start]))]
+        path = [start]
+        state[start] = 1
+        while stack:
+            node, todo = stack[-1]
+            if not todo:
+                stack.pop()
+                path.pop()
+                state[node] = 2
+                continue
+            nxt = todo.pop()
+            if state.get(nxt) == 1:
+                return path[path.index(nxt) :] + [nxt]
+            if not state.get(nxt) and nxt in graph:
+                state[nxt] = 1
+                path.append(nxt)
+                stack.append((nxt, sorted(graph[nxt])))
+    return None
+
+
+def test_every_module_has_a_layer() -> None:
+    unplaced = sorted(m for m in all_modules() if layer_of(m) < 0)
+    assert not unplaced, f"add these modules to a layer in LAYERS: {unplaced}"
+
+
+def test_imports_point_down_the_layers() -> None:
+    graph = import_graph()
+    upward = sorted(
+        f"{src} ({LAYERS[layer_of(src)][0]}) imports {dst} ({LAYERS[layer_of(dst)][0]})"
+        for src, targets in graph.items()
+        for dst in targets
+        if layer_of(dst) > layer_of(src)
+    )
+    assert not upward, "imports must point down the layers:\n" + "\n".join(upward)
+
+
+def test_only_the_tui_imports_textual() -> None:
+    import ast
+
+    offenders = []
+    for name, path in all_modules().items():
+        if name.startswith("planview.tui"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            mods = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            if any(m == "textual" or m.startswith("textual.") for m in mods):
+                offenders.append(name)
+    assert not offenders, f"only planview.tui imports textual: {sorted(set(offenders))}"
+
+
+def test_the_import_graph_has_no_cycle() -> None:
+    # Every import counts, also those inside functions and under TYPE_CHECKING: a cycle hidden in a
+    # lazy import is still two modules that cannot be understood (or moved) one without the other.
+    cycle = find_cycle(import_graph())
+    assert cycle is None, "import cycle: " + " -> ".join(cycle or ())
+
+
+def test_the_checker_finds_a_cycle_and_an_upward_import() -> None:
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
+    assert (
+        layer_of("planview.plan.store") < layer_of("planview.session.session") < layer_of("planview.tui.app")
+    )
+
+
+if __name__ == "__main__":  # python tests/test_layering.py: the graph's size, and any cycle
+    graph = import_graph()
+    edges = sum(len(t) for t in graph.values())
+    print(f"{len(graph)} modules, {edges} planview-internal imports (lazy and TYPE_CHECKING included)")
+    print("cycle:", " -> ".join(find_cycle(graph) or ()) or "none")

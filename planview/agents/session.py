@@ -21,6 +21,7 @@ import contextlib
 import os
 import re
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +45,8 @@ from planview.errors import PlanviewError
 from planview.plan.canonical import canonical_sha256
 from planview.plan.decision import Approved, Refine
 from planview.plan.steps import extract_steps
-from planview.session import dispatch, lifecycle
+from planview.session import lifecycle
+from planview.session.conversation import AssistantMessage, UserMessage
 from planview.session.events import ErrorEvent, ToolFinished, ToolStarted
 from planview.session.session import Session
 
@@ -317,7 +319,7 @@ class AcpSession(Session):
         self._follow_up, self._stop_message = None, None
         try:
             await self.connect()
-            self._append({"role": "user", "content": text})
+            self._append(UserMessage(text))
             prompt: str | None = text
             while prompt is not None:
                 reason = await self._one_prompt(prompt)
@@ -389,7 +391,7 @@ class AcpSession(Session):
     def _keep_text(self, suffix: str = "") -> None:
         text = self._translator.take_text()
         if text:
-            self._append({"role": "assistant", "content": text + suffix})
+            self._append(AssistantMessage(text + suffix))
 
     async def _finish(self) -> None:
         if self._breach:
@@ -517,7 +519,7 @@ class AcpSession(Session):
             return self._answer(
                 options, perm.ALLOW_KINDS
             )  # reading needs no question, as for planview's own agent
-        pinned = dispatch.check_pin(self)
+        pinned = self.check_pin()
         if pinned is not None:
             return self._refuse(state, options, pinned, replan=True)
         if self.ui is None:
@@ -632,7 +634,7 @@ class AcpSession(Session):
             )
             self._request_cancel("review")
             return None
-        decision = await self.ask_review(path, text)
+        decision = await self.review(path, text)
         if isinstance(decision, Approved):
             current = self.store.read(path)
             if (
@@ -646,7 +648,7 @@ class AcpSession(Session):
             if self._watcher is not None:
                 await self._watcher.stop()  # executing from here on: the agent may write
             channel = f"{decision.channel} ({self.profile.label})" if decision.channel else self.profile.label
-            self.approve(path, decision.canonical_sha256, channel)
+            self.approve_reviewed(path, replace(decision, channel=channel))  # the one approval flow
             self.seed_steps(extract_steps(current).steps)
             return decision
         if isinstance(decision, Refine):
@@ -717,7 +719,7 @@ class AcpSession(Session):
                 f"written. The one file you may write is your plan, {self.relative(self.store.plans_dir)}/<name>.md; "
                 "present it for approval when it is ready.",
             )
-        pinned = dispatch.check_pin(self)
+        pinned = self.check_pin()
         if pinned is not None:
             self._write_row(call_id, rel, pinned)
             self._request_cancel("replan")

@@ -1,32 +1,16 @@
-"""planview.approval: hash-chained ledger, sealed plan artifacts, evidence packets, mode state, audit.
+"""planview.approval: hash-chained ledger, sealed plan artifacts, evidence packets, channels, the approval flow, audit.
 
 Never imports textual (a test checks it in a subprocess).
 """
 
 from __future__ import annotations
 
-from planview.approval.approvals import (
-    ApprovalEntry,
-    ApprovalRecord,
-    Approvals,
-    PlanState,
-    PlanStatus,
-    Revocation,
-)
+from planview.approval.approvals import Approvals
 from planview.approval.errors import ApprovalError, BypassConfigError, EvidenceError, LedgerError, ModeError
 from planview.approval.identity import resolve_approver
 from planview.approval.ledger import GENESIS, Ledger, LedgerProblem, Verification
-from planview.approval.mode import (
-    Approve,
-    EnterPlan,
-    LeavePlan,
-    Mode,
-    ModeEvent,
-    ModeState,
-    Revoke,
-    transition,
-)
 from planview.approval.packet import EvidencePacket, build_packet
+from planview.approval.records import ApprovalEntry, ApprovalRecord, PlanState, PlanStatus, Revocation
 from planview.approval.seal import SealedArtifact, seal
 
 __all__ = [
@@ -35,27 +19,19 @@ __all__ = [
     "ApprovalError",
     "ApprovalRecord",
     "Approvals",
-    "Approve",
     "BypassConfigError",
-    "EnterPlan",
     "EvidenceError",
     "EvidencePacket",
-    "LeavePlan",
     "Ledger",
     "LedgerError",
     "LedgerProblem",
-    "Mode",
     "ModeError",
-    "ModeEvent",
-    "ModeState",
     "PlanState",
     "PlanStatus",
     "Revocation",
-    "Revoke",
     "SealedArtifact",
     "Verification",
     "build_packet",
     "resolve_approver",
     "seal",
-    "transition",
 ]

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from planview.approval.channels import SESSION_PIN_CHECK, refuse_tool_process
 from planview.approval.errors import ApprovalError, EvidenceError
 from planview.approval.identity import resolve_approver
 from planview.approval.ledger import Ledger, utc_now
@@ -19,7 +20,6 @@ from planview.approval.packet import EvidencePacket, build_packet
 from planview.approval.records import (
     ApprovalEntry,
     ApprovalRecord,
-    PlanState,
     PlanStatus,
     Revocation,
     history,
@@ -28,23 +28,9 @@ from planview.approval.records import (
 )
 from planview.approval.seal import artifact_path, packet_path, read_artifact, seal
 from planview.errors import PlanviewError
+from planview.home import HomeLayout
 
-# The records live in planview.approval.records; they stay importable from here.
-__all__ = [
-    "AUTO_REVOKER",
-    "ApprovalEntry",
-    "ApprovalRecord",
-    "Approvals",
-    "PlanState",
-    "PlanStatus",
-    "Revocation",
-    "git_head",
-    "history",
-    "path_text",
-    "record_from_event",
-    "revocation_from_event",
-    "section_changes",
-]
+__all__ = ["AUTO_REVOKER", "Approvals", "git_head", "path_text", "section_changes"]
 
 AUTO_REVOKER = "planview (plan changed after approval)"
 
@@ -96,12 +82,13 @@ class Approvals:
             project_root = self.home.parent
         self.project_root = Path(project_root).absolute() if project_root is not None else None
         self.store = PlanStore(self.home, project_root=self.project_root)
-        self.ledger = Ledger(self.home / "ledger.jsonl")
-        self.artifacts_dir = self.home / "artifacts"
+        layout = HomeLayout(self.home)
+        self.ledger = Ledger(layout.ledger)
+        self.artifacts_dir = layout.artifacts
 
     # -- paths -----------------------------------------------------------------------------
     def _contained(self, plan_path: str | Path) -> Path:
-        from planview.plan.store import PlanPathError
+        from planview.plan.errors import PlanPathError
 
         try:
             return self.store.check_path(plan_path)
@@ -123,13 +110,8 @@ class Approvals:
         return str(path)
 
     def _read(self, path: Path) -> tuple[bytes, str]:
-        from planview.plan.store import (
-            MAX_PLAN_BYTES,
-            PlanNotFoundError,
-            PlanStoreError,
-            decode_plan,
-            read_plan_bytes,
-        )
+        from planview.plan.errors import PlanNotFoundError, PlanStoreError
+        from planview.plan.store import MAX_PLAN_BYTES, decode_plan, read_plan_bytes
 
         shown = self.store.relative(path)
         try:
@@ -212,18 +194,19 @@ class Approvals:
         plan_path: Path,
         approver: str | None = None,
         *,
+        channel: str,
         expected_canonical_sha256: str | None = None,
-        channel: str | None = None,
     ) -> ApprovalRecord:
         """Seal the plan and record the approval; the same canonical content again returns the same record.
 
         A reviewer approves what they saw: pass the canonical hash of the text shown, and a plan that
         changed since (the agent saved it again mid-review) is refused instead of sealed unseen.
-        `channel` names the UI the person approved through ("browser review", ...); it is kept in
-        the ledger event.
+        `channel` says how the person approved (see approval/channels.py); a process a planview
+        session started as one of its tools is refused here, whichever path it took.
         """
         from planview.plan.canonical import canonical_sha256
 
+        refuse_tool_process()
         path = self._contained(plan_path)
         data, text = self._read_for_approval(path)
         canonical = canonical_sha256(text)
@@ -265,7 +248,7 @@ class Approvals:
                     "at": at,
                     "commit": commit,
                     "packet_sha256": packet.sha256,
-                    **({"channel": channel} if channel else {}),
+                    "channel": channel,
                 }
             )
             try:
@@ -274,7 +257,7 @@ class Approvals:
                 pass  # the approval is recorded; `packet()` rebuilds a missing packet to its hash
         return record_from_event(event)
 
-    def check_and_revoke(self, plan_path: Path) -> Revocation | None:
+    def check_and_revoke(self, plan_path: Path, *, channel: str = SESSION_PIN_CHECK) -> Revocation | None:
         """If the plan no longer matches its live approval, record one `revoked` event naming the changes."""
         from planview.plan.canonical import canonical_sha256
 
@@ -291,6 +274,7 @@ class Approvals:
                 "artifact": record.artifact,
                 "revokes": record.seq,
                 "approver": AUTO_REVOKER,
+                "channel": channel,
             }
             if path.exists():
                 data, text = self._read(path)
@@ -310,7 +294,7 @@ class Approvals:
             event.update(reason=reason, changed_sections=list(changed))
             return revocation_from_event(self.ledger.append(event))
 
-    def reject(self, plan_path: Path, approver: str | None = None, reason: str = "") -> int:
+    def reject(self, plan_path: Path, approver: str | None = None, reason: str = "", *, channel: str) -> int:
         """Record that a reviewer declined this version of the plan; returns the event's seq."""
         from planview.plan.canonical import canonical_sha256
 
@@ -325,9 +309,18 @@ class Approvals:
                 "bytes": len(data),
                 "approver": resolve_approver(approver, cwd=self.project_root),
                 "reason": reason,
+                "channel": channel,
             }
         )
         return int(event["seq"])
+
+    def changed_since(self, record: ApprovalRecord, plan_path: Path) -> tuple[str, ...]:
+        """The sections of the plan file that differ from what `record` sealed (() when the file is gone)."""
+        path = self._contained(plan_path)
+        if not path.exists():
+            return ()
+        _, text = self._read(path)
+        return section_changes(self._sealed_text(record), text)
 
     def _sealed_text(self, record: ApprovalRecord) -> str:
         """The sealed plan as approved; a sealed copy edited since (even into non-UTF-8) is an error."""

@@ -15,8 +15,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from planview.approval.approvals import ApprovalEntry, ApprovalRecord, Approvals, PlanStatus, history
+from planview.approval.approvals import Approvals
+from planview.approval.channels import shown as shown_channel
 from planview.approval.ledger import Verification
+from planview.approval.records import ApprovalEntry, ApprovalRecord, PlanStatus, history
 from planview.errors import PlanviewError
 
 MAX_MENTIONS = 200
@@ -126,7 +128,10 @@ class AuditReport:
             if entry.revocation is not None:
                 sections = ", ".join(entry.revocation.changed_sections) or "plan changed"
                 end = f"  revoked at seq {entry.revocation.seq} ({sections})"
-            out.append(f"  seq {rec.seq:<4} {rec.at}  {rec.plan}  {rec.artifact}  by {rec.approver}{end}")
+            out.append(
+                f"  seq {rec.seq:<4} {rec.at}  {rec.plan}  {rec.artifact}  by {rec.approver} "
+                f"via {shown_channel(rec.channel)}{end}"
+            )
         if self.newest is None:
             out.append("no approvals yet: approve a plan with `planview approve PATH`")
             return "\n".join(out)
@@ -144,6 +149,7 @@ class AuditReport:
         pmark = "ok" if ev.packet_ok else f"NOT OK: {ev.packet_note}"
         out.append(f"  packet:     {self._show(ev.packet_path)}  sha256 {rec.packet_sha256}  {pmark}")
         out.append(f"  approver:   {rec.approver}")
+        out.append(f"  channel:    {shown_channel(rec.channel)}")
         out.append(f"  at:         {rec.at}")
         out.append(f"  commit:     {rec.commit or '(none recorded)'}")
         git = ev.git
@@ -193,6 +199,7 @@ def _record_dict(rec: ApprovalRecord) -> dict[str, Any]:
         "at": rec.at,
         "commit": rec.commit,
         "packet_sha256": rec.packet_sha256,
+        "channel": rec.channel,
     }
 
 
@@ -206,6 +213,7 @@ def _entry_dict(entry: ApprovalEntry) -> dict[str, Any]:
             "seq": rev.seq,
             "changed_sections": list(rev.changed_sections),
             "reason": rev.reason,
+            "channel": rev.channel,
         }
     )
     return data

@@ -27,6 +27,7 @@ class ApprovalRecord:
     at: str  # UTC ISO 8601
     commit: str | None  # git HEAD at approval time
     packet_sha256: str | None = None
+    channel: str | None = None  # how the person approved (see approval/channels.py); None: before channels
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,7 @@ class Revocation:
     changed_sections: tuple[str, ...]
     reason: str
     revokes: int | None = None  # seq of the approval it revoked
+    channel: str | None = None  # what noticed the change and recorded it
 
 
 @dataclass(frozen=True)
@@ -73,12 +75,14 @@ _EVENT_FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
         "approver": (_TEXT, True),
         "commit": (_MAYBE_TEXT, False),
         "packet_sha256": (_MAYBE_TEXT, False),
+        "channel": (_MAYBE_TEXT, False),
     },
     "revoked": {
         "plan": (_TEXT, True),
         "reason": (_MAYBE_TEXT, False),
         "revokes": ((int, type(None)), False),
         "changed_sections": ((list, type(None)), False),
+        "channel": (_MAYBE_TEXT, False),
     },
 }
 
@@ -114,6 +118,7 @@ def record_from_event(event: Mapping[str, Any]) -> ApprovalRecord:
         at=str(event["at"]),
         commit=event.get("commit"),
         packet_sha256=event.get("packet_sha256"),
+        channel=event.get("channel"),
     )
 
 
@@ -124,6 +129,7 @@ def revocation_from_event(event: Mapping[str, Any]) -> Revocation:
         changed_sections=tuple(event.get("changed_sections") or ()),
         reason=str(event.get("reason", "")),
         revokes=event.get("revokes"),
+        channel=event.get("channel"),
     )
 
 

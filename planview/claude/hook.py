@@ -22,6 +22,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from planview.approval.channels import CLAUDE_CODE
 from planview.claude import answer
 from planview.claude.answer import HookAnswer
 from planview.claude.event import HookEvent, HookInputError, parse_event
@@ -38,7 +39,7 @@ REVIEW_MARGIN = 20.0  # answer this long before Claude Code would give up on the
 
 def _locate(cwd: Path) -> tuple[Path, Path]:
     """The project root (git toplevel, else cwd) and planview's home for it, with one git call."""
-    from planview.plan.home import HOME_ENV, default_home, ensure_home, find_project_root
+    from planview.home import HOME_ENV, default_home, ensure_home, find_project_root
 
     found = find_project_root(cwd)
     root = Path(os.path.realpath(found if found is not None else cwd))
@@ -223,7 +224,7 @@ def _revoke(ctx: HookContext, pin: Pin) -> HookAnswer:
     sections: tuple[str, ...] = ()
     try:
         approvals = ctx.approvals()
-        revocation = approvals.check_and_revoke(plan)
+        revocation = approvals.check_and_revoke(plan, channel=CLAUDE_CODE)
         if revocation is not None and revocation.revokes == pin.seq:
             sections = revocation.changed_sections
         elif plan.exists():

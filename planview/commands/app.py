@@ -12,8 +12,7 @@ from pathlib import Path
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: start-up stays short
 if TYPE_CHECKING:
-    from collections.abc import Sequence
-    from typing import Any
+    pass
 
 
 def register_root(parser: argparse.ArgumentParser) -> None:
@@ -58,111 +57,35 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     demo.set_defaults(handler=run_demo)
 
 
-def _project_root() -> Path:
-    from planview.plan.store import find_project_root
-
-    return find_project_root(Path.cwd()) or Path.cwd()
-
-
 def run_app(args: argparse.Namespace) -> int:
-    from planview.config import config_paths, load_config
-    from planview.plan.store import planview_home
+    from planview.commands.session_builder import prepare
+    from planview.config import config_paths
 
-    root = _project_root()
-    home = planview_home(root)
-    config = load_config(home)  # ConfigError names the file, line and problem
-    name, model, script = args.provider, args.model, args.script
-    saved = None
-    if args.resume is not None:
-        from planview.session.persistence import saved_provider
-        from planview.session.providers import saved_provider_args
-
-        saved = saved_provider(home, args.resume or None)  # no such session: one clear line
-        name, model, script = saved_provider_args(saved, name, model, script)
-    from planview.agents.profiles import agent_spec
-
-    agent = agent_spec(
-        args.agent, saved, config, explicit=args.provider is not None or args.script is not None
+    spec = prepare(
+        provider=args.provider,
+        model=args.model,
+        script=args.script,
+        resume=args.resume,
+        plan_mode=args.plan,
+        agent=args.agent,
     )
-    if agent is not None:
-        return _run_agent_app(agent, root, args, config)
-    args.script = script
-    config = config.with_provider(name=name, model=model)
-    if args.script is not None:
-        config = config.with_provider(name="scripted")
-    theme, keymap = config.theme, dict(config.keys)
+    theme, keymap = spec.config.theme, dict(spec.config.keys)
 
     from planview.tui.app import PlanviewApp
 
-    if config.provider.name is None:
-        user, project = config_paths(home)
-        PlanviewApp(None, project_root=root, first_run=(user, project), theme=theme).run()
+    if not spec.has_provider:
+        user, project = config_paths(spec.store.home)
+        PlanviewApp(None, project_root=spec.project_root, first_run=(user, project), theme=theme).run()
         return 0
-
-    from planview.session.providers import make_provider
-
-    provider = make_provider(
-        config.provider.name, model=config.provider.model, script=args.script, config=config
+    provider = None if spec.agent else spec.make_provider()  # built once: a script keeps its place
+    app = PlanviewApp(
+        lambda ui, on_event: spec.build(ui=ui, on_event=on_event, provider=provider),
+        project_root=spec.project_root,
+        theme=theme,
+        keymap=keymap,
     )
-    factory = _session_factory(
-        root,
-        provider,
-        plan_mode=args.plan,
-        resume=args.resume,
-        allow_read_only_hint=config.allow_read_only_hint,
-        mcp_servers=config.mcp_servers,
-    )
-    app = PlanviewApp(factory, project_root=root, theme=theme, keymap=keymap)
     app.run()
     return 0
-
-
-def _run_agent_app(agent: str, root: Path, args: argparse.Namespace, config: Any) -> int:
-    """`planview --agent NAME|COMMAND`: the same app around an ACP agent's session."""
-    from planview.agents.session import build
-    from planview.tui.app import PlanviewApp
-
-    def factory(ui: Any, on_event: Any) -> Any:
-        return build(
-            agent,
-            project_root=root,
-            ui=ui,
-            on_event=on_event,
-            plan_mode=args.plan,
-            resume=args.resume,
-            allow_read_only_hint=config.allow_read_only_hint,
-        )
-
-    PlanviewApp(factory, project_root=root, theme=config.theme, keymap=dict(config.keys)).run()
-    return 0
-
-
-def _session_factory(
-    root: Path,
-    provider: Any,
-    *,
-    plan_mode: bool,
-    resume: str | None,
-    allow_read_only_hint: bool = True,
-    mcp_servers: Sequence[Any] = (),
-):
-    from planview.session.session import Session
-
-    def factory(ui: Any, on_event: Any) -> Any:
-        kwargs: dict[str, Any] = {
-            "project_root": root,
-            "provider": provider,
-            "ui": ui,
-            "on_event": on_event,
-            "plan_mode": plan_mode,
-            "allow_read_only_hint": allow_read_only_hint,
-            "mcp_servers": mcp_servers,
-        }
-        if resume is not None:
-            return Session.resume(resume or None, **kwargs)
-        return Session(**kwargs)
-
-    return factory
 
 
 def run_demo(args: argparse.Namespace) -> int:
@@ -174,10 +97,16 @@ def run_demo(args: argparse.Namespace) -> int:
     os.chdir(root)  # the demo behaves as if started inside the sample project
     provider = demo_provider()
 
+    from planview.commands.session_builder import prepare
     from planview.tui.app import PlanviewApp
 
-    factory = _session_factory(root, provider, plan_mode=False, resume=None)
-    app = PlanviewApp(factory, project_root=root, welcome=guide.welcome(root), prompt_text=DEMO_TASK)
+    spec = prepare(cwd=root)
+    app = PlanviewApp(
+        lambda ui, on_event: spec.build(ui=ui, on_event=on_event, provider=provider),
+        project_root=spec.project_root,
+        welcome=guide.welcome(root),
+        prompt_text=DEMO_TASK,
+    )
     app.run()
     print(guide.closing(root, command))
     return 0

@@ -67,10 +67,21 @@ def _plan_arg(raw: str, store: Any) -> Path:
 
 
 def run_approve(args: argparse.Namespace) -> int:
+    from planview.approval.channels import approve_command_channel
+    from planview.approval.flow import approve
+
     store, approvals = _open()
-    before = approvals.ledger.last_seq()
-    record = approvals.approve(_plan_arg(args.path, store), approver=args.as_name)
-    if record.seq <= before:
+    outcome = approve(
+        approvals, _plan_arg(args.path, store), channel=approve_command_channel(), approver=args.as_name
+    )
+    assert outcome.record is not None
+    print_approval(outcome.record, new=outcome.new)
+    return 0
+
+
+def print_approval(record: Any, *, new: bool) -> None:
+    """The lines `planview approve` prints (and `planview review` after `a`): artifact first, then key:value."""
+    if not new:
         print(
             f"planview: already approved (seq {record.seq} by {record.approver}); no new event recorded",
             file=sys.stderr,
@@ -80,12 +91,27 @@ def run_approve(args: argparse.Namespace) -> int:
     print(f"bytes:{record.bytes}")
     print(f"canonical:{record.canonical_sha256}")
     print(f"approver:{record.approver}")
+    print(f"channel:{record.channel}")
     print(f"seq:{record.seq}")
-    return 0
+
+
+def approval_json(record: Any) -> dict[str, Any]:
+    return {
+        "seq": record.seq,
+        "artifact": record.artifact,
+        "sha256": record.file_sha256,
+        "canonical_sha256": record.canonical_sha256,
+        "bytes": record.bytes,
+        "approver": record.approver,
+        "channel": record.channel,
+        "at": record.at,
+        "commit": record.commit,
+    }
 
 
 def run_status(args: argparse.Namespace) -> int:
     from planview.approval import ApprovalError
+    from planview.approval.channels import shown
 
     store, approvals = _open()
     if args.path is None:
@@ -106,18 +132,7 @@ def run_status(args: argparse.Namespace) -> int:
                     "changed_sections": list(status.changed_sections),
                     "revoked": status.revoked,
                     "detail": status.detail,
-                    "approval": None
-                    if record is None
-                    else {
-                        "seq": record.seq,
-                        "artifact": record.artifact,
-                        "sha256": record.file_sha256,
-                        "canonical_sha256": record.canonical_sha256,
-                        "bytes": record.bytes,
-                        "approver": record.approver,
-                        "at": record.at,
-                        "commit": record.commit,
-                    },
+                    "approval": None if record is None else approval_json(record),
                 },
                 sort_keys=True,
             )
@@ -126,9 +141,12 @@ def run_status(args: argparse.Namespace) -> int:
     lines = [f"{status.state}: {status.plan}"]
     record = status.record
     if status.state == "approved" and record is not None:
-        lines.append(f"  {record.artifact} by {record.approver} at {record.at}")
+        lines.append(f"  {record.artifact} by {record.approver} at {record.at} via {shown(record.channel)}")
     elif status.state == "stale" and record is not None:
-        lines.append(f"  approved as {record.artifact} by {record.approver} at {record.at}, then changed")
+        lines.append(
+            f"  approved as {record.artifact} by {record.approver} at {record.at} via {shown(record.channel)}, "
+            "then changed"
+        )
         if status.changed_sections:
             lines.append("  changed sections:")
             lines.extend(f"    - {name}" for name in status.changed_sections)

@@ -56,7 +56,7 @@ def _usage(parser: argparse.ArgumentParser) -> int:
 
 
 def _root() -> Path:
-    from planview.plan.home import find_project_root
+    from planview.home import find_project_root
 
     return find_project_root() or Path.cwd()
 
@@ -94,7 +94,7 @@ def run_uninstall(args: argparse.Namespace) -> int:
 def run_status(args: argparse.Namespace) -> int:
     from planview.claude.settings import installed_command, settings_path
     from planview.claude.state import ClaudeState
-    from planview.plan.home import planview_home
+    from planview.home import planview_home
     from planview.textsafe import sanitize_for_terminal
 
     root = _root()
@@ -126,7 +126,7 @@ def run_plan(args: argparse.Namespace) -> int:
 
     from planview.claude.event import _SESSION_ID
     from planview.claude.state import ClaudeState
-    from planview.plan.home import planview_home
+    from planview.home import planview_home
 
     state = ClaudeState(planview_home())
     on = args.switch == "on"

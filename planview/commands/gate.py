@@ -93,7 +93,7 @@ def decide_line(raw: bytes, mode: str, policy) -> dict:
 
 def run_check(args: argparse.Namespace) -> int:
     from planview.gate.calls import GatePolicy
-    from planview.plan.home import find_project_root
+    from planview.home import find_project_root
 
     root = args.project_root or find_project_root(Path.cwd()) or Path.cwd()
     policy = GatePolicy(

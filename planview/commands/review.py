@@ -1,9 +1,17 @@
-"""`planview review PATH [--json]`: open the review screen on one plan file.
+"""`planview review PATH [--json]`: open the review screen on one plan file, and record what was decided.
+
+The decision goes through the one approval flow (planview.approval.flow) with the channel
+"review screen (planview review)": `a` seals the plan and appends the ledger event exactly as
+`planview approve` does, and prints the same lines (artifact, sha256:, bytes:, ...). Refine and keep
+record nothing and print what was decided (and the feedback).
 
 Exit 0 when the plan was approved, 1 when it was not (kept or sent back with a refinement),
-2 on bad input (missing file, not Markdown, unreadable), which the dispatcher prints as one line.
+2 on bad input (missing file, not Markdown, unreadable, or an approval that cannot be recorded,
+such as a plan outside the plans folder), which the dispatcher prints as one line.
 With `--json`, after the screen closes:
-`{"decision": "approve"|"refine"|"keep", "feedback": str|null, "plan": path, "sha256": canonical hash}`.
+`{"decision": "approve"|"refine"|"keep", "feedback": str|null, "plan": path, "sha256": canonical hash}`,
+plus `"approval": {seq, artifact, sha256, canonical_sha256, bytes, approver, channel, at, commit}`
+when the plan was approved.
 
 `planview review --web PATH [--no-open] [--json] [--approve]` serves the browser review page
 instead: the page's URL (token included) is the first line of stdout, the default browser opens
@@ -22,6 +30,7 @@ from planview.textsafe import json_for_terminal
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: start-up stays short
 if TYPE_CHECKING:
+    from planview.approval.flow import ReviewOutcome
     from planview.plan.decision import ReviewDecision
 
 # The plan modules (markdown-it) and textual load when the command runs, not for `planview --help`.
@@ -58,6 +67,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--approve",
         action="store_true",
         help="with --web: offer Approve & run on the page (recorded in the ledger, channel 'browser review')",
+    )
+    review.add_argument(
+        "--channel",
+        metavar="NAME",
+        help="how the approval is recorded in the ledger (default: 'review screen (planview review)'); "
+        "a UI that opens this screen for a person names itself, e.g. 'Claude Code'",
     )
     review.set_defaults(handler=run_review)
 
@@ -172,8 +187,8 @@ def run_web_review(args: argparse.Namespace, path: Path, home: Path | None) -> i
 
 
 def run_review(args: argparse.Namespace) -> int:
-    from planview.plan.decision import Approved
-    from planview.plan.store import planview_home
+    from planview.home import planview_home
+    from planview.plan.decision import Approved, Refine
 
     path, _text = check_plan(args.path)
     if not args.web and (args.no_open or args.approve):
@@ -185,6 +200,43 @@ def run_review(args: argparse.Namespace) -> int:
     if args.web:
         return run_web_review(args, path, home)
     decision = open_review(path, home)
+    outcome = _record(decision, path, args.channel)
     if args.json:
-        print(json_for_terminal(decision_json(decision, path)))
+        data = decision_json(decision, path)
+        if outcome is not None and outcome.record is not None:
+            from planview.commands.approval import approval_json
+
+            data["approval"] = approval_json(outcome.record)
+        print(json_for_terminal(data))
+    elif outcome is not None and outcome.record is not None:
+        from planview.commands.approval import print_approval
+
+        print_approval(outcome.record, new=outcome.new)
+    elif isinstance(decision, Refine):
+        print(f"refine: {_shown(str(path))} was not approved; feedback for the plan's author:")
+        print(_for_terminal(decision.text))
+    else:
+        print(f"keep: {_shown(str(path))} was not approved; nothing recorded")
     return 0 if isinstance(decision, Approved) else 1
+
+
+def _record(decision: ReviewDecision, path: Path, channel: str | None) -> ReviewOutcome | None:
+    """An approval goes through the one approval flow; refine/keep record nothing."""
+    from planview.plan.decision import Approved
+
+    if not isinstance(decision, Approved):
+        return None
+    from planview.approval.approvals import Approvals
+    from planview.approval.channels import REVIEW_COMMAND
+    from planview.approval.flow import record_decision
+    from planview.plan.store import PlanStore
+
+    store = PlanStore.for_cwd()  # the same home `planview approve` and `planview status` use
+    approvals = Approvals(store.home, store.project_root)
+    return record_decision(approvals, path, decision, channel=(channel or "").strip() or REVIEW_COMMAND)
+
+
+def _for_terminal(text: str) -> str:
+    from planview.textsafe import sanitize_for_terminal
+
+    return sanitize_for_terminal(text)

@@ -23,6 +23,8 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: start-up
 if TYPE_CHECKING:
     from typing import Any, TextIO
 
+    from planview.session.restore import ResumeNotice
+
 _SESSION_ID = re.compile(r"^\d[0-9a-f-]*$")
 
 
@@ -63,9 +65,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run_command(args: argparse.Namespace) -> int:
     import asyncio  # not for the commands that only parse arguments
 
-    from planview.config import load_config
-    from planview.plan.store import PlanStore, find_project_root
-    from planview.session import Session, make_provider
+    from planview.commands.session_builder import prepare
 
     task, resume = args.task, args.resume
     if resume and task is None and not _SESSION_ID.match(resume):
@@ -78,61 +78,34 @@ def run_command(args: argparse.Namespace) -> int:
         raise PlanviewError(
             f"--script replays a file and cannot be combined with --provider {args.provider}; drop one"
         )
-    root = find_project_root() or Path.cwd()
-    store = PlanStore.for_cwd()
-    if resume is not None:
-        from planview.session.persistence import find_session
-
-        resume = find_session(store.home, resume or None).stem  # no session: say so before anything else
-    config = load_config(store.home)
-    name, model, script = args.provider, args.model, args.script
-    saved = None
-    if resume is not None:
-        from planview.session.persistence import saved_provider
-        from planview.session.providers import saved_provider_args
-
-        saved = saved_provider(store.home, resume)  # no such session: one clear line
-        name, model, script = saved_provider_args(saved, name, model, script)
-    from planview.agents.profiles import agent_spec
-
-    agent = agent_spec(
-        args.agent, saved, config, explicit=args.provider is not None or args.script is not None
+    spec = prepare(
+        provider=args.provider,
+        model=args.model,
+        script=args.script,
+        resume=resume,
+        plan_mode=args.plan,
+        agent=args.agent,
     )
     printer: EventPrinter = JsonPrinter(sys.stdout) if args.json else TextPrinter(sys.stdout)
-    common: dict[str, Any] = {
-        "project_root": root,
-        "on_event": printer,
-        "store": store,
-        "allow_read_only_hint": config.allow_read_only_hint,
-        "mcp_servers": config.mcp_servers,
-    }
-    if agent is not None:  # an ACP agent runs the turn; everything else about the run is the same
-        from planview.agents.session import build
-
-        session = build(agent, plan_mode=args.plan, resume=resume, **common)
-    else:
-        common["provider"] = make_provider(name, model, script, config)
-        if resume is not None:
-            session = Session.resume(resume, plan_mode=args.plan, **common)  # --plan: only with no saved mode
-        else:
-            session = Session(plan_mode=args.plan, **common)
-    if resume is not None:
-        file_notice = getattr(session, "file_notice", None)  # the session file's torn last line
-        if file_notice:
-            print(f"planview: {file_notice}", file=sys.stderr)
-        notice = session.resume_notice
-        if not task and not notice and session.mode == "plan" and session.plan_path is not None:
+    session = spec.build(on_event=printer)
+    message = task
+    notice = session.resume_notice
+    if spec.resume is not None:
+        if session.file_notice:  # the session file's torn last line was left out
+            print(f"planview: {session.file_notice}", file=sys.stderr)
+        if not task and notice is None and session.mode == "plan" and session.plan_path is not None:
             if not session.approvals.is_current(session.plan_path):
                 rel = session.relative(session.plan_path)
                 raise PlanviewError(
                     f"{rel} is not approved yet: run `planview approve {rel}` first, "
                     'or pass a task to keep planning (planview run --resume "refine the steps")'
                 )
-        message = "\n\n".join(p for p in (notice, task) if p) or "Continue."
-    else:
-        message = task
+        told = notice.for_model if notice is not None else None
+        message = "\n\n".join(p for p in (told, task) if p) or "Continue."
     printer.on_closed = session.cancel
     printer.guard(printer.start, session)
+    if notice is not None:
+        printer.guard(printer.resumed, notice)
     if not printer.closed:
         try:
             asyncio.run(_drive(session, message))
@@ -198,6 +171,8 @@ class EventPrinter:
 
     def show(self, event: Any) -> None: ...
 
+    def resumed(self, notice: ResumeNotice) -> None: ...
+
     def awaiting_approval(self, plan: str, session_id: str) -> None: ...
 
 
@@ -246,6 +221,9 @@ class JsonPrinter(EventPrinter):
     def show(self, event: Any) -> None:
         self._line(_record(event))
 
+    def resumed(self, notice: ResumeNotice) -> None:
+        self._line({"type": "resumed", "kind": notice.kind, "notice": notice.shown})
+
     def awaiting_approval(self, plan: str, session_id: str) -> None:
         self._line(
             {
@@ -283,6 +261,10 @@ class TextPrinter(EventPrinter):
             f" · {session.relative(session.plan_path)}" if session.plan_path else ""
         )
         self._row(f"planview run · {session.provider_label} · {chip} · session {session.id}")
+
+    def resumed(self, notice: ResumeNotice) -> None:
+        mark = "!" if notice.kind != "approved" else "──"
+        self._row(f"{mark} {self.clean(notice.shown)}")
 
     def show(self, event: Any, indent: str = "") -> None:
         kind = type(event).__name__

@@ -146,7 +146,7 @@ def _plan_path_problem(plan_path: str, plans_dir: Path | None) -> str | None:
     if plans_dir is not None:
         store = _store_for(Path(plans_dir))
         if store is not None:
-            from planview.plan.store import PlanPathError
+            from planview.plan.errors import PlanPathError
 
             try:
                 store.check_path(plan_path)

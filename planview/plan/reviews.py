@@ -12,6 +12,7 @@ import hashlib
 from pathlib import Path
 
 from planview.atomic import atomic_write
+from planview.home import HomeLayout
 
 
 class ReviewBaselines:
@@ -19,7 +20,7 @@ class ReviewBaselines:
 
     def __init__(self, home: Path) -> None:
         self.home = Path(home)
-        self.folder = self.home / "reviews"
+        self.folder = HomeLayout(self.home).reviews
 
     def path_for(self, plan: Path) -> Path:
         key = hashlib.sha256(str(Path(plan).resolve()).encode("utf-8", "surrogatepass")).hexdigest()

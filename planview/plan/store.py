@@ -24,6 +24,7 @@ from typing import Any
 from planview import atomic
 from planview.atomic import atomic_write
 from planview.errors import PlanviewError
+from planview.home import HomeLayout, default_home, ensure_home, find_project_root
 from planview.plan.errors import (
     PlanChangedError,
     PlanContentError,
@@ -34,25 +35,13 @@ from planview.plan.errors import (
     PlanTitleError,
     PlanTooLargeError,
 )
-from planview.plan.home import HOME_ENV, default_home, ensure_home, find_project_root, planview_home
 
 __all__ = [
-    "HOME_ENV",
     "MAX_PLAN_BYTES",
-    "PlanChangedError",
-    "PlanContentError",
     "PlanInfo",
-    "PlanNotFoundError",
-    "PlanPathError",
-    "PlanReadError",
     "PlanStore",
-    "PlanStoreError",
-    "PlanTitleError",
-    "PlanTooLargeError",
     "WrittenPlan",
-    "find_project_root",
     "list_plans",
-    "planview_home",
     "decode_plan",
     "read_plan_bytes",
     "read_plan_text",
@@ -250,7 +239,7 @@ class PlanStore:
     ) -> None:
         self.home = Path(home).expanduser().absolute()
         # `plans_dir` narrows containment to another folder (browser review of a plan kept elsewhere).
-        self.plans_dir = Path(plans_dir).absolute() if plans_dir is not None else self.home / "plans"
+        self.plans_dir = Path(plans_dir).absolute() if plans_dir is not None else HomeLayout(self.home).plans
         if project_root is None and self.home.name == ".planview":
             project_root = self.home.parent
         self.project_root = Path(project_root).absolute() if project_root is not None else None

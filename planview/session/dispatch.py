@@ -2,66 +2,100 @@
 
 A refused call returns the reason to the model as the tool result, never an exception; a tool
 that fails returns its error the same way. Only cancellation propagates.
+
+The session hands in what a call needs and nothing else: the tool host (session/protocol.py), the
+gate policy, the event callback, the pin check, and `plan_changed` (why the session is planning
+again, if a revocation sent it back) so a refusal can name the changed sections.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from planview.errors import PlanviewError
-from planview.session.events import ToolFinished, ToolStarted
+from planview.session.events import Event, ToolFinished, ToolStarted
 from planview.session.providers.base import ModelToolCall
-from planview.session.tools import ToolContext, ToolResult, headline, validate
+from planview.session.tools import ToolContext, ToolResult, ToolSet, headline, validate
 
 if TYPE_CHECKING:
-    from planview.session.session import Session
+    from planview.gate.policy import GatePolicy
+    from planview.session.mcp import McpHub
+    from planview.session.protocol import ToolHost
 
 
-async def run_call(session: Session, call: ModelToolCall) -> ToolResult:
+@dataclass(frozen=True)
+class CallOutcome:
+    """What became of one call: the result the model sees, and whether the gate or the pin refused it."""
+
+    result: ToolResult
+    headline: str
+    refused: bool = False
+
+
+async def run_call(
+    call: ModelToolCall,
+    *,
+    host: ToolHost,
+    tools: ToolSet,
+    policy: GatePolicy,
+    mcp: McpHub | None = None,
+    emit: Callable[[Event], None],
+    check_pin: Callable[[], str | None],
+    plan_changed: Callable[[], str | None] = lambda: None,
+) -> CallOutcome:
     from planview.gate import ToolCall, decide
 
     args = dict(call.arguments)
-    session._emit(ToolStarted(call.id, call.name, args, headline(call.name, args)))
+    line = headline(call.name, args)
+    emit(ToolStarted(call.id, call.name, args, line))
+
+    def refuse(reason: str) -> CallOutcome:
+        text = reason if reason.lower().startswith("refused") else f"Refused: {reason}"
+        emit(ToolFinished(call.id, call.name, text, True, reason, False))
+        return CallOutcome(ToolResult(text, error=True), line, refused=True)
+
+    def finish(result: ToolResult) -> CallOutcome:
+        emit(ToolFinished(call.id, call.name, result.text, False, None, result.error))
+        return CallOutcome(result, line)
+
     if call.invalid:
-        return refuse(
-            session, call, f"malformed tool call: {call.invalid}; send the arguments as a JSON object"
-        )
-    tool = session.tools.get(call.name)
-    if tool is None and session.mcp:
-        mcp_tool = session.mcp.find(call.name)
+        return refuse(f"malformed tool call: {call.invalid}; send the arguments as a JSON object")
+    tool = tools.get(call.name)
+    if tool is None and mcp is not None:
+        mcp_tool = mcp.find(call.name)
         if mcp_tool is not None:
             from planview.session.mcp.calls import run_mcp_call
 
-            return await run_mcp_call(session, call, mcp_tool, args)
+            text, error, refusal = await run_mcp_call(
+                call, mcp_tool, args, mode=host.mode, policy=policy, hub=mcp, check_pin=check_pin, emit=emit
+            )
+            return refuse(refusal) if refusal is not None else finish(ToolResult(text, error=error))
     if tool is None:  # nothing to run, so nothing for the gate to weigh: name what exists instead
-        offered = ", ".join(schema.name for schema in session.tool_schemas())
+        offered = ", ".join(schema.name for schema in tools.schemas(host.mode))
         return finish(
-            session,
-            call,
-            ToolResult(
-                f"unknown tool {call.name!r}; available in {session.mode} mode: {offered}", error=True
-            ),
+            ToolResult(f"unknown tool {call.name!r}; available in {host.mode} mode: {offered}", error=True)
         )
     decision = decide(
-        ToolCall(call.name, args, builtin=True, input_schema=tool.parameters),
-        session.mode,
-        session.policy,
+        ToolCall(call.name, args, builtin=True, input_schema=tool.parameters), host.mode, policy
     )
     if not decision.allowed:
-        return refuse(session, call, decision.reason)
+        why = plan_changed() if tool.mutating else None
+        return refuse(f"{why}. {decision.reason}" if why else decision.reason)
     args = dict(decision.call.input)
     problem = validate(tool.parameters, args)
     if problem:
-        return finish(session, call, ToolResult(f"{call.name}: {problem}", error=True))
-    if tool.mutating and session.mode == "execute":
-        pinned = check_pin(session)
+        return finish(ToolResult(f"{call.name}: {problem}", error=True))
+    if tool.mutating and host.mode == "execute":
+        pinned = check_pin()
         if pinned is not None:
-            return refuse(session, call, pinned)
+            return refuse(pinned)
     try:
-        result = await tool.run(ToolContext(session.project_root, session, call.id), args)
+        result = await tool.run(ToolContext(host.project_root, host, call.id), args)
     except asyncio.CancelledError:
-        session._emit(ToolFinished(call.id, call.name, "cancelled by the user", False, None, True))
+        emit(ToolFinished(call.id, call.name, "cancelled by the user", False, None, True))
         raise
     except PlanviewError as exc:
         result = ToolResult(str(exc), error=True)
@@ -69,47 +103,4 @@ async def run_call(session: Session, call: ModelToolCall) -> ToolResult:
         result = ToolResult(f"{call.name} failed: {exc.strerror or exc}", error=True)
     except Exception as exc:  # a tool bug must not end the session; the model sees it
         result = ToolResult(f"{call.name} failed unexpectedly: {type(exc).__name__}: {exc}", error=True)
-    return finish(session, call, result)
-
-
-def refuse(session: Session, call: ModelToolCall, reason: str) -> ToolResult:
-    text = reason if reason.lower().startswith("refused") else f"Refused: {reason}"
-    session._emit(ToolFinished(call.id, call.name, text, True, reason, False))
-    return ToolResult(text, error=True)
-
-
-def finish(session: Session, call: ModelToolCall, result: ToolResult) -> ToolResult:
-    session._emit(ToolFinished(call.id, call.name, result.text, False, None, result.error))
-    return result
-
-
-def check_pin(session: Session) -> str | None:
-    """The hash pin: None while the approval is current, else the refusal (and back to planning)."""
-    change = revoke_if_changed(session)
-    if change is None:
-        return None
-    return (
-        f"Refused: {change}. Nothing was run. The session is back in plan mode: review the change, then "
-        "call exit_plan_mode to get the plan approved again before any write."
-    )
-
-
-def revoke_if_changed(session: Session) -> str | None:
-    """None while the approval holds; else drop it (the session plans again) and say what changed."""
-    if session.approval is None or session.plan_path is None:
-        return None
-    path = session.plan_path
-    detail = "it no longer matches the approval"
-    sections: tuple[str, ...] = ()
-    try:
-        # One ledger read in the common case (still current); the revocation only when it is not.
-        if session.approvals.status(path).state == "approved":
-            return None
-        revocation = session.approvals.check_and_revoke(path)
-        if revocation is not None:
-            sections = tuple(revocation.changed_sections)
-            detail = f"changed sections: {', '.join(sections)}" if sections else revocation.reason
-    except PlanviewError as exc:  # fail closed: an approval that cannot be checked does not hold
-        detail = f"it could not be checked: {exc}"
-    session._revert_to_plan(sections, f"plan changed after approval: {', '.join(sections) or detail}")
-    return f"the approved plan {session.relative(path)} changed after approval ({detail})"
+    return finish(result)

@@ -1,6 +1,6 @@
 """The plan-mode lifecycle's context rules (pure): what the model is told, and when.
 
-- While planning, a hidden note (a user-role message marked `kind: "plan_note"`) says the
+- While planning, a hidden note (a `UserMessage` of kind "plan_note") says the
   session is in plan mode, what is allowed and the plan outline. Only the newest copy is
   sent; after approval none is.
 - After approval every request starts with the frozen evidence packet as a user-role data
@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from planview.session.conversation import Message, UserMessage
 from planview.session.events import Mode
 
 PLAN_NOTE_KIND = "plan_note"
@@ -69,77 +70,40 @@ def plan_note(plan_path: str | None) -> str:
     )
 
 
-def note_message(plan_path: str | None, why: str | None = None) -> dict[str, Any]:
+def note_message(plan_path: str | None, why: str | None = None) -> UserMessage:
     """The hidden plan note; `why` says what sent an executing session back to planning."""
     content = plan_note(plan_path)
     if why:
         content = f"{why[:1].upper()}{why[1:]}; the approval is withdrawn.\n{content}"
-    return {"role": "user", "kind": PLAN_NOTE_KIND, "content": content}
+    return UserMessage(content, PLAN_NOTE_KIND)
 
 
-def packet_message(packet_json: str, sha256: str) -> dict[str, Any]:
-    return {
-        "role": "user",
-        "kind": PACKET_KIND,
-        "content": f'<change_evidence_packet sha256="{sha256}">{packet_json}</change_evidence_packet>',
-    }
+def packet_message(packet_json: str, sha256: str) -> UserMessage:
+    return UserMessage(
+        f'<change_evidence_packet sha256="{sha256}">{packet_json}</change_evidence_packet>', PACKET_KIND
+    )
 
 
 def request_messages(
-    conversation: Sequence[Mapping[str, Any]],
+    conversation: Sequence[Message],
     mode: Mode,
-    packet: Mapping[str, Any] | None = None,
+    packet: UserMessage | None = None,
 ) -> tuple[Mapping[str, Any], ...]:
     """What the model is sent: the newest plan note only while planning, the packet first after approval."""
     newest_note = None
     if mode == "plan":
         for i in range(len(conversation) - 1, -1, -1):
-            if conversation[i].get("kind") == PLAN_NOTE_KIND:
+            if getattr(conversation[i], "kind", None) == PLAN_NOTE_KIND:
                 newest_note = i
                 break
     out: list[Mapping[str, Any]] = []
     if packet is not None and mode == "execute":
-        out.append({"role": "user", "content": packet["content"]})
+        out.append(packet.wire())
     for i, message in enumerate(conversation):
-        kind = message.get("kind")
-        if kind is None:
-            out.append(message)  # shared, not copied: requests are read-only and this runs per request
-        elif kind == PLAN_NOTE_KIND and i == newest_note:
-            out.append({"role": message["role"], "content": message["content"]})
+        kind = getattr(message, "kind", None)
+        if kind is None or (kind == PLAN_NOTE_KIND and i == newest_note):
+            out.append(message.wire())  # cached on the frozen record: this runs per request
     return tuple(out)
-
-
-def close_dangling_calls(conversation: list[dict[str, Any]], reason: str) -> list[dict[str, Any]]:
-    """Give every tool call without a result one (`reason`), so the next request is well-formed.
-
-    A cancelled turn or a crash can leave an assistant message whose calls never ran; providers
-    reject such a history. Results are inserted right after the calls' other results."""
-    added: list[dict[str, Any]] = []
-    i = 0
-    while i < len(conversation):
-        message = conversation[i]
-        calls = message.get("tool_calls") or () if message.get("role") == "assistant" else ()
-        if calls:
-            j = i + 1
-            answered = set()
-            while j < len(conversation) and conversation[j].get("role") == "tool":
-                answered.add(conversation[j].get("tool_call_id"))
-                j += 1
-            for call in calls:
-                if call["id"] not in answered:
-                    result = {
-                        "role": "tool",
-                        "tool_call_id": call["id"],
-                        "name": call["name"],
-                        "content": reason,
-                    }
-                    conversation.insert(j, result)
-                    added.append(result)
-                    j += 1
-            i = j
-        else:
-            i += 1
-    return added
 
 
 def steps_listing(steps: Iterable[Any]) -> str:

@@ -2,7 +2,7 @@
 
 Line types:
   {"type": "meta", "id", "created", "project_root", "provider"}      first line
-  {"type": "message", "message": {...}}                              one per conversation message
+  {"type": "message", "message": {...}}      one per conversation message (session/conversation.py)
   {"type": "state", "mode", "plan_path", "approval", "todos", "deferred"}   after every change; last wins
 
 Appending (never rewriting) means a crash loses at most the line being written: a torn or
@@ -24,10 +24,11 @@ from typing import Any
 
 from planview.errors import PlanviewError
 from planview.fileguard import NotAFileError, TooLargeError, explain, open_regular, read_regular
+from planview.home import HomeLayout
 from planview.nesting import too_deep_json
+from planview.session.conversation import Message, from_json
 from planview.session.events import Todo
 
-SESSIONS_DIR = "sessions"
 MAX_SESSION_BYTES = 256 * 1024 * 1024  # a session file is read whole on resume
 
 
@@ -67,7 +68,7 @@ class SavedSession:
     id: str
     path: Path
     meta: Mapping[str, Any]
-    conversation: tuple[Mapping[str, Any], ...]
+    conversation: tuple[Message, ...]
     state: SessionState | None = None
     lines: int = 0
     dropped: str | None = None  # the notice when a torn/unreadable last line was left out
@@ -83,7 +84,7 @@ class SessionLog:
     path: Path = field(init=False)
 
     def __post_init__(self) -> None:
-        self.path = Path(self.home) / SESSIONS_DIR / f"{self.id}.jsonl"
+        self.path = HomeLayout(Path(self.home)).session(self.id)
 
     @staticmethod
     def new_id(now: datetime | None = None) -> str:
@@ -111,8 +112,8 @@ class SessionLog:
         except OSError as exc:
             raise SessionFileError(explain(exc, f"drop the torn last line of {self.path}")) from exc
 
-    def message(self, message: Mapping[str, Any]) -> None:
-        self._append({"type": "message", "message": dict(message)})
+    def message(self, message: Message) -> None:
+        self._append({"type": "message", "message": message.to_json()})
 
     def state(self, state: SessionState) -> None:
         self._append(state.to_json(), sync=True)
@@ -147,7 +148,7 @@ class SessionLog:
 
 
 def sessions_dir(home: Path) -> Path:
-    return Path(home) / SESSIONS_DIR
+    return HomeLayout(Path(home)).sessions
 
 
 def list_sessions(home: Path) -> list[Path]:
@@ -201,7 +202,7 @@ def read_session(path: Path) -> SavedSession:
     except OSError as exc:
         raise SessionFileError(explain(exc, f"read {path}")) from exc
     meta: Mapping[str, Any] = {}
-    conversation: list[Mapping[str, Any]] = []
+    conversation: list[Message] = []
     state: SessionState | None = None
     lines = raw.split(b"\n")
     last = max((i for i, line in enumerate(lines) if line.strip()), default=-1)
@@ -232,7 +233,7 @@ def read_session(path: Path) -> SavedSession:
             if kind == "meta":
                 meta = record
             elif kind == "message":
-                conversation.append(_message(record["message"]))
+                conversation.append(from_json(record["message"]))
             elif kind == "state":
                 state = _state(record)
             else:
@@ -256,28 +257,6 @@ def _record(line: bytes) -> Any:
         raise ValueError(f"not valid JSON ({exc.msg})") from exc
     except RecursionError as exc:  # pragma: no cover - too_deep_json catches it first
         raise ValueError("nested too deeply") from exc
-
-
-def _message(message: Any) -> dict[str, Any]:
-    """A message in the shape the session writes; anything else would crash the resume or be
-    sent to the provider as a request it rejects."""
-    if not isinstance(message, dict) or message.get("role") not in ("user", "assistant", "tool"):
-        raise ValueError("a message needs a role of user, assistant or tool")
-    if not isinstance(message.get("content"), str):
-        raise ValueError("a message's content must be a string")
-    if message["role"] == "tool" and not isinstance(message.get("tool_call_id"), str):
-        raise ValueError("a tool result needs a tool_call_id string")
-    calls = message.get("tool_calls")
-    if message["role"] == "assistant" and calls is not None:
-        if not isinstance(calls, list) or not all(
-            isinstance(c, dict)
-            and isinstance(c.get("id"), str)
-            and isinstance(c.get("name"), str)
-            and isinstance(c.get("arguments"), dict)
-            for c in calls
-        ):
-            raise ValueError("tool_calls must be a list of {id, name, arguments} objects")
-    return message
 
 
 def _state(record: Mapping[str, Any]) -> SessionState:

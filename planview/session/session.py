@@ -1,25 +1,43 @@
 """The agent session: conversation, mode state, todo list and the model loop.
 
-Every tool call goes through `gate.decide`; a refused call returns the reason to the model
-as the tool result, never an exception. In execute mode under an approval, every mutating
-call first checks the approved plan's hash (the pin); a changed plan sends the session back
-to plan mode and refuses the call naming the changed sections.
+Every tool call goes through `gate.decide` (session/dispatch.py); a refused call returns the reason
+to the model as the tool result, never an exception. Tools receive the narrow `ToolHost` protocol
+(session/protocol.py), which this class implements; UIs read it through `SessionView`
+(session/view.py). Mode lives in one `ModeState` value moved only by `session.mode.transition`.
+
+In execute mode under an approval, every mutating call first checks the exact pin (session/pin.py):
+the approval this session received must still be the plan's current one. A changed plan, or another
+approval appearing, sends the session back to plan mode and refuses the call naming the changed
+sections.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Sequence
+import os
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from planview.approval.channels import REVIEW_SCREEN, TOOL_PROCESS_ENV
 from planview.errors import PlanviewError
+from planview.home import planview_home
 from planview.plan.canonical import canonical_sha256
-from planview.plan.decision import ReviewDecision
-from planview.plan.store import PlanStore, planview_home
+from planview.plan.decision import Approved, ReviewDecision
+from planview.plan.store import PlanStore
 from planview.session import dispatch, lifecycle
+from planview.session import mode as modes
 from planview.session import todos as todolist
+from planview.session.conversation import (
+    AssistantMessage,
+    Message,
+    ToolCallRecord,
+    ToolMessage,
+    UserMessage,
+    dangling_results,
+)
 from planview.session.events import (
     ConfirmationRequested,
     ErrorEvent,
@@ -35,10 +53,16 @@ from planview.session.events import (
     TurnEnded,
 )
 from planview.session.persistence import SessionLog, SessionState, find_session, read_session
+from planview.session.pin import PinCheck
 from planview.session.providers.base import ModelRequest, ModelToolCall, Provider, TextChunk, ToolCallChunk
-from planview.session.restore import restore
-from planview.session.tools import DEFAULT_TOOLS, ToolResult, ToolSet
+from planview.session.restore import ResumeNotice, restore
+from planview.session.tools import DEFAULT_TOOLS, ToolSet
 from planview.session.ui import ReviewRequest, SessionUI
+
+if TYPE_CHECKING:
+    from planview.approval.approvals import Approvals
+    from planview.approval.flow import ReviewOutcome
+    from planview.approval.records import ApprovalRecord
 
 DEFAULT_MAX_REQUESTS = 200  # model requests in one user turn before the session stops a runaway loop
 
@@ -58,7 +82,7 @@ class Session:
         plan_mode: bool = False,
         session_id: str | None = None,
         store: PlanStore | None = None,
-        approvals: Any | None = None,
+        approvals: Approvals | None = None,
         allow_read_only_hint: bool = True,
         persist: bool = True,
         max_model_requests: int = DEFAULT_MAX_REQUESTS,
@@ -67,17 +91,16 @@ class Session:
         from planview.approval.approvals import Approvals
         from planview.gate import GatePolicy
 
-        self.project_root = Path(project_root).absolute()
+        self._project_root = Path(project_root).absolute()
         self.provider = provider
         self.ui = ui
         self.on_event = on_event
-        self.store = store or PlanStore(planview_home(self.project_root), project_root=self.project_root)
-        self.home = self.store.home
-        self.approvals = approvals or Approvals(self.home, self.project_root)
+        self._store = store or PlanStore(planview_home(self._project_root), project_root=self._project_root)
+        self.approvals = approvals or Approvals(self._store.home, self._project_root)
         self.policy = GatePolicy(
             allow_read_only_hint=allow_read_only_hint,
-            plans_dir=self.store.plans_dir,
-            project_root=self.project_root,
+            plans_dir=self._store.plans_dir,
+            project_root=self._project_root,
         )
         self.max_model_requests = max_model_requests
         # What this session can run and what it is told: a subagent's child narrows these.
@@ -88,34 +111,25 @@ class Session:
 
         self.mcp = McpHub(
             mcp_servers,
-            project_root=self.project_root,
-            log_dir=self.home / "mcp",
+            project_root=self._project_root,
+            log_dir=self._store.home / "mcp",
             on_notice=lambda server, line: self._emit(McpNotice(server, line)),
         )
-        self.mode: Mode = "plan" if plan_mode else "execute"
-        self.plan_path: Path | None = None
-        self.approval: Any | None = None  # planview.approval.ApprovalRecord
-        self.todos: tuple[Todo, ...] = ()
-        self.deferred_steps: tuple[str, ...] = ()
-        self.conversation: list[dict[str, Any]] = []
-        self.resume_notice: str | None = None  # set when a resume found the plan approved outside
+        self._mode = modes.ModeState("plan" if plan_mode else "execute")
+        self._pin_check = PinCheck(self.approvals)
+        self._todos: tuple[Todo, ...] = ()
+        self._deferred: tuple[str, ...] = ()
+        self.conversation: list[Message] = []
+        self.resume_notice: ResumeNotice | None = None  # what a resume found (told with the next message)
         self.file_notice: str | None = None  # for the user: the session file's torn last line was left out
         self.saved_mode = False  # a restored session file recorded a mode (then --plan does not apply)
-        self._packet: dict[str, Any] | None = None
-        self._stale: tuple[str, ...] | None = None  # changed sections after a revocation
-        self._seen_seq: int | None = None  # newest approval this session pinned
+        self._packet: UserMessage | None = None
         self._note_pending = self.mode == "plan"
         self._task: asyncio.Task[None] | None = None
         self.id = session_id or SessionLog.new_id()
         self._log = SessionLog(self.home, self.id) if persist else None
         if self._log is not None and self._log.exists():
-            saved = read_session(self._log.path)
-            if saved.dropped is not None and saved.good_bytes is not None:
-                self._log.drop_torn_tail(saved.good_bytes)  # appends must not follow a torn line
-                self.file_notice = saved.dropped
-            restore(self, saved.state, saved.conversation)
-
-    # ------------------------------------------------------------------ construction helpers
+            self._restore()
 
     @classmethod
     def resume(cls, session_id: str | None = None, **kwargs: Any) -> Session:
@@ -123,18 +137,17 @@ class Session:
 
         `plan_mode=True` (the --plan flag) applies only when the file saved no mode: a session the
         user left in execute mode stays there (`saved_mode` says which case it was)."""
-        store = kwargs.get("store") or PlanStore(
-            planview_home(kwargs["project_root"]), project_root=Path(kwargs["project_root"]).absolute()
-        )
+        root = Path(kwargs["project_root"]).absolute()
+        store = kwargs.get("store") or PlanStore(planview_home(root), project_root=root)
         kwargs["store"] = store
         path = find_session(store.home, session_id)
         plan_mode = bool(kwargs.pop("plan_mode", False))
         session = cls(session_id=path.stem, **kwargs)
         if plan_mode and not session.saved_mode:
-            session.mode, session._note_pending = "plan", True
+            session._move(modes.EnterPlan(), None)
         return session
 
-    # ------------------------------------------------------------------ MCP servers
+    # ------------------------------------------------------------------ MCP servers, subagents
 
     async def start_servers(self) -> None:
         """Start the configured MCP servers (each failure is one McpNotice; the session goes on)."""
@@ -150,7 +163,132 @@ class Session:
 
         return self.tools.schemas(self.mode) + mcp_schemas(self.mcp.tools(), self.mode, self.policy)
 
-    # ------------------------------------------------------------------ state queries
+    def spawn_child(
+        self,
+        call_id: str,
+        *,
+        read_only: bool,
+        plan_tools: tuple[str, ...],
+        execute_tools: tuple[str, ...],
+        system_prompt: str,
+        max_model_requests: int,
+        watch: Callable[[Event], None],
+    ) -> Session:
+        """A subagent: its own conversation and tool set; its events go to `watch` and, tagged with
+        `call_id`, to this session's listener. A writing child shares this session's MCP servers and
+        exact pin (each write checks the same approval); a read-only child plans, pinned to nothing."""
+        from planview.session.events import SubagentEvent
+
+        def forward(event: Event) -> None:
+            watch(event)
+            self._emit(SubagentEvent(call_id, event))
+
+        make = getattr(self.provider, "child", None)  # a scripted provider scripts its children
+        child = Session(
+            project_root=self._project_root,
+            provider=make(call_id) if callable(make) else self.provider,
+            ui=None,  # a child never asks the user anything
+            on_event=forward,
+            plan_mode=read_only,
+            store=self._store,
+            approvals=self.approvals,
+            allow_read_only_hint=self.policy.allow_read_only_hint,
+            persist=False,
+            max_model_requests=max_model_requests,
+        )
+        child.plan_notes = False
+        child.system_prompt = system_prompt
+        child.tools = ToolSet(plan=plan_tools, execute=execute_tools)
+        if not read_only:
+            child.mcp = self.mcp
+            child._mode, child._packet = self._mode, self._packet
+        return child
+
+    def final_answer(self) -> str:
+        """The last thing the assistant said (a subagent's answer)."""
+        for message in reversed(self.conversation):
+            if isinstance(message, AssistantMessage):
+                return message.content
+        return ""
+
+    def _restore(self) -> None:
+        assert self._log is not None
+        saved = read_session(self._log.path)
+        if saved.dropped is not None and saved.good_bytes is not None:
+            self._log.drop_torn_tail(saved.good_bytes)  # appends must not follow a torn line
+            self.file_notice = saved.dropped
+        found = restore(
+            saved.state,
+            saved.conversation,
+            approvals=self.approvals,
+            store=self._store,
+            relative=self.relative,
+        )
+        self.conversation = list(found.conversation)
+        self._todos, self._deferred = found.todos, found.deferred
+        self.saved_mode = found.saved_mode
+        restore_provider = getattr(self.provider, "restore", None)
+        if found.provider and callable(restore_provider):
+            restore_provider(found.provider)
+        self._move(modes.Restore(found.mode), None)
+        if found.seed:
+            self.seed_steps(found.seed, emit=False)
+        self.resume_notice = found.notice
+        if found.notice is not None and found.notice.kind == "revoked":
+            self._save_state()  # the revocation is recorded: the file says plan mode from now on
+
+    # ------------------------------------------------------------------ state (SessionView / ToolHost)
+
+    @property
+    def project_root(self) -> Path:
+        return self._project_root
+
+    @property
+    def store(self) -> PlanStore:
+        return self._store
+
+    @property
+    def home(self) -> Path:
+        return self._store.home
+
+    @property
+    def mode_state(self) -> modes.ModeState:
+        return self._mode
+
+    @property
+    def mode(self) -> Mode:
+        return self._mode.mode
+
+    @property
+    def plan_path(self) -> Path | None:
+        return self._mode.plan
+
+    @property
+    def approval(self) -> ApprovalRecord | None:
+        """The approval this session is pinned to (None unless executing an approved plan)."""
+        return self._mode.pin
+
+    @property
+    def approved(self) -> bool:
+        return self._mode.pin is not None
+
+    @property
+    def todos(self) -> tuple[Todo, ...]:
+        return self._todos
+
+    @property
+    def deferred_steps(self) -> tuple[str, ...]:
+        return self._deferred
+
+    @property
+    def has_ui(self) -> bool:
+        return self.ui is not None
+
+    @property
+    def channel(self) -> str:
+        """How a person approves in this session (recorded on the ledger event): the UI's name."""
+        channel = getattr(self.ui, "channel", None)  # optional on a UI: the review screen by default
+        return channel if isinstance(channel, str) and channel else REVIEW_SCREEN
 
     @property
     def provider_label(self) -> str:
@@ -161,23 +299,35 @@ class Session:
         return self._task is not None and not self._task.done()
 
     def relative(self, path: Path) -> str:
-        return self.store.relative(path)
+        return self._store.relative(path)
+
+    def tool_env(self) -> Mapping[str, str]:
+        """The environment of the agent's tool processes: marked, so `planview approve` there refuses."""
+        return {**os.environ, TOOL_PROCESS_ENV: self.id}
 
     def is_stale(self) -> bool:
         """The plan's text changed after its approval (revoked here, or changed on disk right now)."""
-        if self._stale is not None:
+        if self._mode.stale is not None:
             return True
-        if self.plan_path is None:
+        plan = self.plan_path
+        if plan is None:
             return False
         if self.approval is None:  # e.g. resumed after a revocation: the ledger knows
             try:
-                return self.approvals.status(self.plan_path).state == "stale"
+                return self.approvals.status(plan).state == "stale"
             except PlanviewError:
                 return False
         try:
-            return canonical_sha256(self.store.read(self.plan_path)) != self.approval.canonical_sha256
+            return canonical_sha256(self._store.read(plan)) != self.approval.canonical_sha256
         except PlanviewError:
             return True
+
+    def is_current_pin(self, path: Path) -> bool:
+        """This session executes `path` under an approval that still holds (re-approving is a no-op)."""
+        plan = self.plan_path
+        if self.approval is None or plan is None or Path(path).resolve() != plan.resolve():
+            return False
+        return self._pin_check.check(plan, self.approval) is None
 
     def active_plan(self) -> Path | None:
         return self.plan_path
@@ -188,7 +338,7 @@ class Session:
         if self.on_event is not None:
             self.on_event(event)
 
-    def _append(self, message: dict[str, Any]) -> None:
+    def _append(self, message: Message) -> None:
         self.conversation.append(message)
         if self._log is not None:
             self._ensure_log()
@@ -203,15 +353,16 @@ class Session:
         if self._log is None:
             return
         self._ensure_log()
+        state = self._mode
         self._log.state(
             SessionState(
-                mode=self.mode,
-                plan_path=str(self.plan_path) if self.plan_path else None,
-                approval=_record_dict(self.approval),
-                todos=self.todos,
-                deferred=self.deferred_steps,
+                mode=state.mode,
+                plan_path=str(state.plan) if state.plan else None,
+                approval=asdict(state.pin) if state.pin is not None else None,
+                todos=self._todos,
+                deferred=self._deferred,
                 provider=self._provider_snapshot(),
-                seen_approval=self._seen_seq,
+                seen_approval=state.seen_seq,
             )
         )
 
@@ -219,32 +370,48 @@ class Session:
         snapshot = getattr(self.provider, "snapshot", None)
         return snapshot() if callable(snapshot) else None
 
-    def _mode_changed(self, note: str) -> None:
-        self._save_state()
-        self._emit(ModeChanged(self.mode, self.plan_path, self.approval is not None, self.is_stale(), note))
+    # ------------------------------------------------------------------ mode: the one place it moves
 
-    # ------------------------------------------------------------------ mode (the UI's toggles)
+    def _move(self, event: modes.ModeEvent, note: str | None) -> None:
+        """Apply one transition; `note` set: persist it and tell the UI (ModeChanged)."""
+        before, after = self._mode, modes.transition(self._mode, event)
+        if after.pin is not None and (before.pin is None or before.pin.seq != after.pin.seq):
+            packet = self.approvals.packet(after.pin)  # EvidenceError: not pinned, nothing changed
+            self._packet = lifecycle.packet_message(packet.to_json(), packet.sha256)
+        elif after.pin is None:
+            self._packet = None
+        self._mode = after
+        if after.mode == "plan" and before.mode != "plan" or isinstance(event, modes.Restore):
+            self._note_pending = after.mode == "plan"
+        elif after.mode == "execute":
+            self._note_pending = False
+        if after.pin is None or before.pin is None or before.pin.seq != after.pin.seq:
+            self._pin_check.forget()
+        if note is not None:
+            self._announce(note)
+
+    def _announce(self, note: str) -> None:
+        state = self._mode
+        self._save_state()
+        self._emit(ModeChanged(state.mode, state.plan, state.pin is not None, self.is_stale(), note))
 
     def enter_plan_mode(self, note: str = "plan mode on") -> None:
-        if self.mode == "plan":
-            return
-        self.mode, self.approval, self._packet = "plan", None, None
-        self._note_pending = True
-        self._mode_changed(note)
+        if self.mode != "plan":
+            self._move(modes.EnterPlan(), note)
 
     def leave_plan_mode(self, note: str = "plan mode off") -> None:
         """The user's own toggle. A plan whose approval is still current pins execute mode again."""
         if self.mode == "execute":
             return
-        self.mode = "execute"
-        self._note_pending = False
+        current = None
         if self.plan_path is not None:
             try:
                 if self.approvals.is_current(self.plan_path):
-                    self._pin(self.approvals.current(self.plan_path))
+                    current = self.approvals.current(self.plan_path)
+                    self.approvals.packet(current)  # an unusable packet: normal mode, not pinned
             except PlanviewError:
-                pass
-        self._mode_changed(note)
+                current = None
+        self._move(modes.LeavePlan(current), note)
 
     def toggle_plan_mode(self) -> None:
         if self.mode == "plan":
@@ -252,23 +419,16 @@ class Session:
         else:
             self.enter_plan_mode()
 
-    def _pin(self, record: Any) -> None:
-        packet = self.approvals.packet(record)
-        self.mode, self.approval, self._stale = "execute", record, None
-        self._seen_seq = max(record.seq, self._seen_seq or 0)
-        self._packet = lifecycle.packet_message(packet.to_json(), packet.sha256)
-        self._note_pending = False
-
-    # ------------------------------------------------------------------ used by the plan tools
+    # ------------------------------------------------------------------ the ToolHost protocol
 
     def note_plan_written(self, path: Path, size: int) -> None:
-        self.plan_path = path
+        self._move(modes.ChoosePlan(path), None)
         self._emit(PlanWritten(path, size))
-        self._mode_changed("plan saved")
+        self._announce("plan saved")
 
     def note_plan_path(self, path: Path) -> None:
         if self.plan_path != path:
-            self.plan_path = path
+            self._move(modes.ChoosePlan(path), None)
             self._save_state()
 
     async def ask_confirm(self, title: str, message: str) -> bool | None:
@@ -277,7 +437,7 @@ class Session:
         self._emit(ConfirmationRequested(title, message))
         return bool(await self.ui.confirm(title, message))
 
-    async def ask_review(self, path: Path, text: str) -> ReviewDecision:
+    async def review(self, path: Path, text: str) -> ReviewDecision:
         assert self.ui is not None
         self._emit(ReviewRequested(path, text, True))
         return await self.ui.review(ReviewRequest(path, text))
@@ -285,38 +445,74 @@ class Session:
     def request_review_without_ui(self, path: Path, text: str) -> None:
         self._emit(ReviewRequested(path, text, False))
 
-    def approve(self, path: Path, expected_sha256: str | None = None, channel: str | None = None) -> Any:
-        """Sign, seal and pin: ledger event + artifact + evidence packet, then execute mode.
+    def approve_reviewed(self, path: Path, decision: Approved) -> ReviewOutcome:
+        """The one approval flow (approval/flow.py) with this session's channel, then pin its record.
 
-        `expected_sha256` is the canonical hash of the text the reviewer saw: a plan saved again
-        between that check and the seal raises ApprovalError instead of being sealed unseen.
-        `channel` (the review's `Approved.channel`) is recorded in the ledger event."""
-        record = self.approvals.approve(path, expected_canonical_sha256=expected_sha256, channel=channel)
-        self.plan_path = path
-        self._pin(record)
-        self._mode_changed("plan approved")
-        return record
+        Raises ApprovalError when the plan changed since it was shown (nothing sealed unseen)."""
+        from planview.approval.flow import record_decision
+
+        outcome = record_decision(self.approvals, path, decision, channel=self.channel)
+        assert outcome.record is not None
+        self._move(modes.Approve(outcome.record, path, current=True), "plan approved")
+        return outcome
 
     def seed_steps(self, steps: Sequence[Any], *, emit: bool = True) -> todolist.MergeResult:
         seeds = (todolist.StepSeed.from_step(s) for s in steps)
-        merge = todolist.merge_steps(self.todos, seeds)
-        self.set_todos(merge.todos, self.deferred_steps + merge.deferred, emit=emit)
+        merge = todolist.merge_steps(self._todos, seeds)
+        self.set_todos(merge.todos, self._deferred + merge.deferred, emit=emit)
         return merge
 
     def mark_step(self, text: str, status: str) -> None:
-        updated, found = todolist.set_status(self.todos, text, status)
-        if found and updated != self.todos:
-            self.set_todos(updated, self.deferred_steps)
+        updated, found = todolist.set_status(self._todos, text, status)
+        if found and updated != self._todos:
+            self.set_todos(updated, self._deferred)
 
     def set_todos(self, todos: Sequence[Todo], deferred: Sequence[str] = (), *, emit: bool = True) -> None:
         todos, deferred = tuple(todos), tuple(deferred)
         if deferred and len(todos) < todolist.TODO_CAP:  # room freed: deferred steps move up, in order
             refill = todolist.refill(todos, deferred)
             todos, deferred = refill.todos, refill.deferred
-        self.todos, self.deferred_steps = todos, deferred
+        self._todos, self._deferred = todos, deferred
         self._save_state()
         if emit:
-            self._emit(TodosChanged(self.todos, self.deferred_steps))
+            self._emit(TodosChanged(self._todos, self._deferred))
+
+    # ------------------------------------------------------------------ the pin
+
+    def check_pin(self) -> str | None:
+        """The exact pin: None while the pinned approval holds, else the refusal (and back to planning)."""
+        change = self.revoke_if_changed()
+        if change is None:
+            return None
+        return (
+            f"Refused: {change}. Nothing was run. The session is back in plan mode: review the change, then "
+            "call exit_plan_mode to get the plan approved again before any write."
+        )
+
+    def revoke_if_changed(self) -> str | None:
+        """None while the pin holds; else drop it (the session plans again) and say what changed."""
+        plan, pin = self.plan_path, self.approval
+        if pin is None or plan is None:
+            return None
+        broken = self._pin_check.check(plan, pin)
+        if broken is None:
+            return None
+        self._move(
+            modes.Revoke(broken.sections),
+            f"plan changed after approval: {', '.join(broken.sections) or broken.detail}",
+        )
+        return f"the approved plan {self.relative(plan)} changed after approval ({broken.detail})"
+
+    def _plan_changed(self) -> str | None:
+        """Why the session is planning again, for a refused write: the sections a revocation named."""
+        stale, plan = self._mode.stale, self.plan_path
+        if self.mode != "plan" or stale is None or plan is None:
+            return None
+        named = f" (changed sections: {', '.join(stale)})" if stale else ""
+        return (
+            f"The approved plan {self.relative(plan)} changed after its approval{named}, so the session is "
+            "back in plan mode until it is approved again"
+        )
 
     # ------------------------------------------------------------------ the turn
 
@@ -343,24 +539,22 @@ class Session:
             await self.mcp.start()  # no-op once started (or with no servers); the UI may have begun it
             if self.mode == "plan":
                 self._note_pending = True
-            self._append({"role": "user", "content": text})
+            self._append(UserMessage(text))
             for _ in range(self.max_model_requests):
                 # Checked before every request, not only before mutating calls: the evidence packet
                 # of a plan that changed on disk must not go out as the approved scope.
-                why = dispatch.revoke_if_changed(self) if self.mode == "execute" else None
+                why = self.revoke_if_changed() if self.mode == "execute" else None
+                if why is None and self._note_pending:
+                    why = self._plan_changed()
                 if self._note_pending and self.mode == "plan" and self.plan_notes:
                     rel = self.relative(self.plan_path) if self.plan_path else None
                     self._append(lifecycle.note_message(rel, why))
                 self._note_pending = False
                 parts = []
                 calls = await self._stream(parts)
-                message: dict[str, Any] = {"role": "assistant", "content": "".join(parts)}
-                if calls:
-                    message["tool_calls"] = [
-                        {"id": c.id, "name": c.name, "arguments": dict(c.arguments)} for c in calls
-                    ]
-                parts = []
-                self._append(message)
+                records = tuple(ToolCallRecord(c.id, c.name, dict(c.arguments)) for c in calls)
+                parts_text, parts = "".join(parts), []
+                self._append(AssistantMessage(parts_text, records))
                 if not calls:
                     self._end("done")
                     return
@@ -373,7 +567,7 @@ class Session:
             )
         except asyncio.CancelledError:
             if parts:
-                self._append({"role": "assistant", "content": "".join(parts) + " [cancelled]"})
+                self._append(AssistantMessage("".join(parts) + " [cancelled]"))
             self._close_dangling("cancelled by the user")
             self._end("cancelled")
         except PlanviewError as exc:
@@ -392,10 +586,10 @@ class Session:
         self._end("error", message)
 
     def _close_dangling(self, reason: str) -> None:
-        added = lifecycle.close_dangling_calls(self.conversation, reason)
-        if self._log is not None:
-            for message in added:  # a cancelled turn's calls are the newest, so these land at the end
-                self._log.message(message)
+        for at, result in dangling_results(self.conversation, reason):
+            self.conversation.insert(at, result)
+            if self._log is not None:  # a cancelled turn's calls are the newest, so these land at the end
+                self._log.message(result)
 
     async def _stream(self, parts: list[str]) -> list[ModelToolCall]:
         request = ModelRequest(
@@ -414,35 +608,37 @@ class Session:
                     calls.append(event.call)
         return calls
 
+    async def run_tool_call(self, call: ModelToolCall) -> dispatch.CallOutcome:
+        """One call through the gate, the pin and the tool, as a turn runs it (not recorded)."""
+        return await dispatch.run_call(
+            call,
+            host=self,
+            tools=self.tools,
+            mcp=self.mcp,
+            policy=self.policy,
+            emit=self._emit,
+            check_pin=self.check_pin,
+            plan_changed=self._plan_changed,
+        )
+
     async def _run_calls(self, calls: Sequence[ModelToolCall]) -> str | None:
+        from planview.session.tools import headline
+
         stop: str | None = None
         for call in calls:
             if stop is not None:
-                self._tool_message(call, "not run: the turn stopped for the plan review")
+                line = headline(call.name, dict(call.arguments))
+                self._append(
+                    ToolMessage(
+                        call.id, call.name, "not run: the turn stopped for the plan review", line, error=True
+                    )
+                )
                 continue
-            result = await self._run_call(call)
-            self._tool_message(call, result.text)
+            outcome = await self.run_tool_call(call)
+            result = outcome.result
+            self._append(
+                ToolMessage(call.id, call.name, result.text, outcome.headline, outcome.refused, result.error)
+            )
             if result.stop_turn:
                 stop = result.text
         return stop
-
-    def _tool_message(self, call: ModelToolCall, text: str) -> None:
-        self._append({"role": "tool", "tool_call_id": call.id, "name": call.name, "content": text})
-
-    async def _run_call(self, call: ModelToolCall) -> ToolResult:
-        return await dispatch.run_call(self, call)
-
-    def _revert_to_plan(self, stale_sections: tuple[str, ...], note: str) -> None:
-        """The pin failed: planning again, with the approval dropped and the plan marked stale."""
-        self.mode, self.approval, self._packet = "plan", None, None
-        self._stale = stale_sections
-        self._note_pending = True
-        self._mode_changed(note)
-
-
-def _record_dict(record: Any) -> dict[str, Any] | None:
-    if record is None:
-        return None
-    from dataclasses import asdict
-
-    return asdict(record)

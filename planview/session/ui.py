@@ -17,6 +17,10 @@ class ReviewRequest:
 
 
 class SessionUI(Protocol):
+    # Optional: how a person approves through this UI, recorded on the ledger event ("review
+    # screen" when absent; see planview.approval.channels).
+    channel: str
+
     async def review(self, request: ReviewRequest) -> ReviewDecision: ...
 
     async def confirm(self, title: str, message: str) -> bool: ...

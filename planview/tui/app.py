@@ -19,8 +19,13 @@ from rich.text import Text
 from textual.app import App
 from textual.binding import Binding
 
+from planview.approval.channels import REVIEW_SCREEN
 from planview.errors import PlanviewError
-from planview.plan.decision import Approved, Keep, Refine
+from planview.plan.decision import Approved, Keep, Refine, ReviewDecision
+from planview.plan.store import PlanStore
+from planview.session.events import Event
+from planview.session.ui import ReviewRequest, SessionUI
+from planview.session.view import SessionView
 from planview.textsafe import sanitize_for_terminal
 from planview.tui.confirm import ConfirmScreen
 from planview.tui.messages import ConfirmRequested, ReviewRequested, SessionEventMessage
@@ -28,17 +33,19 @@ from planview.tui.palette import PlanCommands
 from planview.tui.session_screen import SessionScreen
 from planview.tui.styles import stylesheet
 
-SessionFactory = Callable[[Any, Callable[[Any], None]], Any]
-"""(ui: SessionUI, on_event) -> Session"""
+SessionFactory = Callable[[SessionUI, Callable[[Event], None]], SessionView]
+"""(ui, on_event) -> the session (planview.session.builder builds the real one)"""
 
 
 class TuiSessionUI:
     """The SessionUI the runtime awaits: each request becomes a message carrying a Future."""
 
+    channel = REVIEW_SCREEN  # recorded on the ledger event of every approval made here
+
     def __init__(self, app: App) -> None:
         self.app = app
 
-    async def review(self, request: Any) -> Any:
+    async def review(self, request: ReviewRequest) -> ReviewDecision:
         future: asyncio.Future = asyncio.get_running_loop().create_future()
         self.app.post_message(ReviewRequested(request, future))
         return await future
@@ -76,8 +83,10 @@ class PlanviewApp(App):
         self._theme_name = theme
         self._keymap = dict(keymap or {})
         # Built here, before the terminal switches to the app, so a setup error is one line on stderr.
-        self.session = session_factory(self.ui, self._on_session_event) if session_factory else None
-        root = project_root or getattr(self.session, "project_root", None) or Path.cwd()
+        self.session: SessionView | None = (
+            session_factory(self.ui, self._on_session_event) if session_factory else None
+        )
+        root = project_root or (self.session.project_root if self.session is not None else None) or Path.cwd()
         self.project_root = Path(root)
         self.session_screen: SessionScreen | None = None
 
@@ -118,7 +127,7 @@ class PlanviewApp(App):
         if callable(start):
             self.run_worker(start(), group="mcp", exit_on_error=False)
 
-    def _on_session_event(self, event: Any) -> None:
+    def _on_session_event(self, event: Event) -> None:
         self.post_message(SessionEventMessage(event))
 
     def on_session_event_message(self, message: SessionEventMessage) -> None:
@@ -158,8 +167,7 @@ class PlanviewApp(App):
             screen.dismiss(None)
 
     def _review_home(self) -> Path | None:
-        store = getattr(self.session, "store", None)
-        return getattr(store, "home", None)
+        return self.session.store.home if self.session is not None else None
 
     def _open_review(self, plan: Path, callback: Callable[[Any], None]) -> Any:
         from planview.tui.review import ReviewScreen
@@ -181,13 +189,10 @@ class PlanviewApp(App):
         else:
             self.notify(str(text))
 
-    def _store(self) -> Any:
-        store = getattr(self.session, "store", None)
-        if store is None:
-            from planview.plan.store import PlanStore
-
-            store = PlanStore.for_cwd(self.project_root)
-        return store
+    def _store(self) -> PlanStore:
+        if self.session is not None:
+            return self.session.store
+        return PlanStore.for_cwd(self.project_root)
 
     def review_plan(self, path: str | None = None, *, web: bool = False) -> None:
         """`/plan review [--web] [path]`: the given plan, else the session's plan, else the newest one."""
@@ -202,7 +207,7 @@ class PlanviewApp(App):
                 self._notice(f"No plan file at {path}. /plans lists the plans of this project.", "error")
                 return
         else:
-            plan = getattr(self.session, "plan_path", None) or self._store().latest()
+            plan = (self.session.plan_path if self.session is not None else None) or self._store().latest()
             if plan is None:
                 self._notice("No plan yet. Ask for one with /plan <task>.", "warning")
                 return
@@ -235,7 +240,7 @@ class PlanviewApp(App):
         else:
             self._notice(f"Browser review of {label} closed ({decision.reason}); nothing changed.")
 
-    def _after_user_review(self, plan: Path, decision: Any) -> None:
+    def _after_user_review(self, plan: Path, decision: ReviewDecision | None) -> None:
         screen = self.session_screen
         if screen is None:
             return
@@ -248,24 +253,26 @@ class PlanviewApp(App):
             self._notice(f"Review of {label} closed; nothing changed.")
 
     def _approve_from_review(self, plan: Path, decision: Approved) -> None:
-        """Approve & run from `/plan review`: sign the approval, seed the steps, hand over to the agent."""
+        """Approve & run from `/plan review`: the one approval flow, then seed the steps and hand over."""
         from planview.plan.canonical import canonical_sha256
         from planview.plan.steps import extract_steps
 
-        screen = self.session_screen
-        assert screen is not None
+        screen, session = self.session_screen, self.session
+        assert screen is not None and session is not None
         label = screen.plan_label(plan)
         try:
-            text = plan.read_text(encoding="utf-8")
+            text = self._store().read(plan)
             if canonical_sha256(text) != decision.canonical_sha256:
                 self._notice(
                     f"{label} changed while it was shown, so nothing was approved; review it again.",
                     "warning",
                 )
                 return
-            # Sealed only if still what was shown; the channel says which review it came from.
-            self.session.approve(plan, decision.canonical_sha256, decision.channel)
-            self.session.seed_steps(extract_steps(text).steps)
+            if session.is_current_pin(plan):
+                self._notice(f"{label} is already approved and unchanged; nothing new to carry out.")
+                return
+            session.approve_reviewed(plan, decision)  # sealed only if still what was shown
+            session.seed_steps(extract_steps(text).steps)
         except (OSError, PlanviewError) as exc:
             self._notice(f"Could not approve {label}: {exc}", "error")
             return
@@ -336,7 +343,7 @@ class PlanviewApp(App):
             self.exit()
 
     async def action_quit(self) -> None:
-        if self.session_screen is not None and self.session_screen.busy:
+        if self.session_screen is not None and self.session_screen.busy and self.session is not None:
             self.session.cancel()
         self.exit()
 

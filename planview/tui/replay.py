@@ -2,19 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
 
+from planview.session.conversation import AssistantMessage, Message, ToolMessage, UserMessage
 from planview.tui.widgets.transcript import Transcript
 
 REPLAY_MESSAGES = 200
 
 
 def replay_conversation(
-    transcript: Transcript, conversation: Sequence[Mapping[str, Any]], limit: int = REPLAY_MESSAGES
+    transcript: Transcript, conversation: Sequence[Message], limit: int = REPLAY_MESSAGES
 ) -> int:
     """Render the last `limit` messages: user prompts, assistant text, tool rows with their results.
 
+    A tool row replays as it ended: refused (✗), failed or done, from the flags the record kept.
     Hidden runtime messages (the plan-mode note, the evidence packet) carry a `kind` and are skipped.
     Returns the number of messages shown.
     """
@@ -23,28 +24,25 @@ def replay_conversation(
     shown = 0
     names: dict[str, str] = {}
     for message in list(conversation)[-limit:]:
-        if message.get("kind"):
-            continue
-        role, content = message.get("role"), message.get("content")
-        if role == "user" and isinstance(content, str):
-            transcript.add_user(content)
-        elif role == "assistant":
-            if isinstance(content, str) and content.strip():
-                transcript.append_text(content)
+        if isinstance(message, UserMessage):
+            if message.kind:
+                continue
+            transcript.add_user(message.content)
+        elif isinstance(message, AssistantMessage):
+            if message.content.strip():
+                transcript.append_text(message.content)
                 transcript.end_message()
-            for call in message.get("tool_calls") or ():
-                call_id, name = str(call.get("id", "")), str(call.get("name", ""))
-                names[call_id] = name
-                transcript.tool_started(call_id, name, headline(name, call.get("arguments") or {}))
-        elif role == "tool":
-            call_id = str(message.get("tool_call_id", ""))
+            for call in message.tool_calls:
+                names[call.id] = call.name
+                transcript.tool_started(call.id, call.name, headline(call.name, call.arguments))
+        elif isinstance(message, ToolMessage):
             transcript.tool_finished(
-                call_id,
-                names.get(call_id, str(message.get("name", ""))),
-                str(content or ""),
-                refused=False,
-                reason=None,
-                error=False,
+                message.tool_call_id,
+                names.get(message.tool_call_id, message.name),
+                message.content,
+                refused=message.refused,
+                reason=message.content if message.refused else None,
+                error=message.error,
             )
         else:
             continue

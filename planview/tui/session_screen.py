@@ -8,7 +8,6 @@ the contract in docs/ARCHITECTURE.md.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from rich.text import Text
 from textual import on
@@ -20,6 +19,7 @@ from textual.widgets import Footer
 
 from planview.errors import PlanviewError
 from planview.session import events as ev
+from planview.session.view import SessionView
 from planview.tui import commands as cmd
 from planview.tui.messages import CancelRequested, PromptSubmitted
 from planview.tui.styles import stylesheet
@@ -57,7 +57,12 @@ class SessionScreen(Screen):
     ]
 
     def __init__(
-        self, session: Any, *, project_root: Path, welcome: tuple[str | Text, ...] = (), prompt_text: str = ""
+        self,
+        session: SessionView,
+        *,
+        project_root: Path,
+        welcome: tuple[str | Text, ...] = (),
+        prompt_text: str = "",
     ) -> None:
         super().__init__()
         self.session = session
@@ -88,25 +93,22 @@ class SessionScreen(Screen):
     def on_mount(self) -> None:
         for line in self.welcome:
             self.transcript.add_notice(line, kind="welcome")
-        conversation = getattr(self.session, "conversation", None) or ()
+        conversation = self.session.conversation
         if conversation:
             from planview.tui.replay import replay_conversation
 
             replay_conversation(self.transcript, conversation)
-            self.transcript.add_notice(f"Resumed session {getattr(self.session, 'id', '')}.", kind="mode")
-        # A resume that found the plan approved outside (planview approve): the agent learns it with
-        # the next message the user sends.
-        file_notice = getattr(self.session, "file_notice", None)
-        if file_notice:
-            self.transcript.add_notice(file_notice, kind="mode")
-        self._resume_notice = getattr(self.session, "resume_notice", None)
-        if self._resume_notice:
-            self.transcript.add_notice(
-                "The plan was approved outside this session; the agent is told with your next message.",
-                kind="mode",
-            )
+            self.transcript.add_notice(f"Resumed session {self.session.id}.", kind="mode")
+        # What the resume found (approved outside, or the approved plan changed): shown now, and the
+        # agent learns it with the next message the user sends.
+        if self.session.file_notice:  # the session file's torn last line was left out
+            self.transcript.add_notice(self.session.file_notice, kind="mode")
+        notice = self.session.resume_notice
+        if notice is not None:
+            self._resume_notice = notice.for_model
+            self.transcript.add_notice(notice.shown, kind="warning" if notice.kind != "approved" else "mode")
         self.sync_from_session()
-        todos = tuple(getattr(self.session, "todos", ()) or ())
+        todos = self.session.todos
         if todos:
             self.query_one(TodoPanel).set_todos(todos)
         if self.prompt_text:
@@ -135,14 +137,14 @@ class SessionScreen(Screen):
         return self.query_one(TodoPanel)
 
     def _provider_label(self) -> str:
-        return str(getattr(self.session, "provider_label", "") or "")
+        return self.session.provider_label
 
     # -- session state -----------------------------------------------------------------------
     def sync_from_session(self) -> None:
         """Read mode, plan and approval from the session (at start and after user toggles)."""
-        self.mode = getattr(self.session, "mode", "execute")
-        self.plan_path = getattr(self.session, "plan_path", None)
-        self.approved = getattr(self.session, "approval", None) is not None
+        self.mode = self.session.mode
+        self.plan_path = self.session.plan_path
+        self.approved = self.session.approved
         self.stale = self._session_stale()
         self._paint_chip()
 
@@ -171,8 +173,7 @@ class SessionScreen(Screen):
         """A plan in the plans folder by its file name (the chip is one row); others relative to the project."""
         if path is None:
             return None
-        plans_dir = getattr(getattr(self.session, "store", None), "plans_dir", None)
-        if plans_dir is not None and Path(path).parent == Path(plans_dir):
+        if Path(path).parent == self.session.store.plans_dir:
             return Path(path).name
         return self.plan_label(path)
 
@@ -189,7 +190,7 @@ class SessionScreen(Screen):
         self.chip.show(self.mode, self.chip_label(self.plan_path), approved=self.approved, stale=self.stale)
         self.query_one(StatusBar).fit()
 
-    def apply_event(self, event: Any) -> None:
+    def apply_event(self, event: ev.Event) -> None:
         """Render one session event."""
         t = self.transcript
         if isinstance(event, ev.TextDelta):
@@ -264,7 +265,7 @@ class SessionScreen(Screen):
                 if self.busy:
                     self._busy_refusal(line)
                     return
-                if getattr(self.session, "mode", None) != "plan":
+                if self.session.mode != "plan":
                     self.session.enter_plan_mode()
                     self.sync_from_session()
                 self.send(task, original=line)

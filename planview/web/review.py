@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from planview.errors import PlanviewError
+from planview.home import planview_home
 from planview.plan.reviews import ReviewBaselines
-from planview.plan.store import planview_home, read_plan_text
+from planview.plan.store import read_plan_text
 from planview.web.decision import WebDecision
 from planview.web.server import ApproveHook, ReviewServer
 
@@ -40,14 +41,14 @@ def record_approval(
 ) -> Any:
     """Approve exactly the text shown (re-checked against `canonical_sha256`) and record `channel`.
 
-    The seam for the one approval flow: the browser records through `Approvals.approve` with the
-    shown hash, like every other channel; when the unified flow lands it replaces this body.
+    Through the one approval flow (planview.approval.flow), like every other channel.
     """
     from planview.approval.approvals import Approvals
+    from planview.approval.flow import approve
 
-    return Approvals(home).approve(
-        plan, approver, expected_canonical_sha256=canonical_sha256, channel=channel
-    )
+    return approve(
+        Approvals(home), plan, channel=channel, approver=approver, shown_sha256=canonical_sha256
+    ).record
 
 
 def open_in_browser(url: str) -> bool:

@@ -68,7 +68,7 @@ def head_commit(root: Path) -> str:
 def test_approve_seals_exact_bytes_and_records_the_event(
     project: Path, approvals: Approvals, plan: Path
 ) -> None:
-    record = approvals.approve(plan)
+    record = approvals.approve(plan, channel="test")
     data = plan.read_bytes()
     assert record.artifact.startswith("artifact:")
     assert record.file_sha256 == hashlib.sha256(data).hexdigest()
@@ -103,17 +103,17 @@ def test_approve_seals_exact_bytes_and_records_the_event(
 
 
 def test_approving_again_is_idempotent(approvals: Approvals, plan: Path) -> None:
-    first = approvals.approve(plan)
-    again = approvals.approve(plan, approver="Somebody Else")
+    first = approvals.approve(plan, channel="test")
+    again = approvals.approve(plan, approver="Somebody Else", channel="test")
     assert again == first
     edit(plan, "- [ ] Write tests", "- [x] Write tests")  # ticking is not a new plan
-    assert approvals.approve(plan) == first
+    assert approvals.approve(plan, channel="test") == first
     assert len(events(approvals)) == 1
     assert len(list(approvals.artifacts_dir.glob("*.md"))) == 1
 
 
 def test_crlf_and_checkbox_changes_stay_current(approvals: Approvals, plan: Path) -> None:
-    approvals.approve(plan)
+    approvals.approve(plan, channel="test")
     edit(plan, "- [ ] Add a token bucket", "- [x] Add a token bucket")
     edit(plan, "- [ ] Return 429", "- [X] Return 429")
     assert approvals.is_current(plan)
@@ -126,7 +126,7 @@ def test_crlf_and_checkbox_changes_stay_current(approvals: Approvals, plan: Path
 
 
 def test_one_word_change_goes_stale_naming_the_section(approvals: Approvals, plan: Path) -> None:
-    record = approvals.approve(plan)
+    record = approvals.approve(plan, channel="test")
     edit(plan, "Too strict limits", "Too loose limits")
     assert not approvals.is_current(plan)
     assert approvals.current(plan) == record  # not revoked yet, but no longer current
@@ -136,7 +136,7 @@ def test_one_word_change_goes_stale_naming_the_section(approvals: Approvals, pla
 
 
 def test_revocation_is_recorded_once(approvals: Approvals, plan: Path) -> None:
-    record = approvals.approve(plan)
+    record = approvals.approve(plan, channel="test")
     edit(plan, "- [ ] Write tests", "- [ ] Write load tests")
     revocation = approvals.check_and_revoke(plan)
     assert revocation is not None
@@ -152,29 +152,29 @@ def test_revocation_is_recorded_once(approvals: Approvals, plan: Path) -> None:
 
 
 def test_revoked_then_reverted_is_still_not_approved(approvals: Approvals, plan: Path) -> None:
-    record = approvals.approve(plan)
+    record = approvals.approve(plan, channel="test")
     edit(plan, "Write tests", "Write more tests")
     approvals.check_and_revoke(plan)
     edit(plan, "Write more tests", "Write tests")  # back to the approved text
     status = approvals.status(plan)
     assert status.state == "stale" and status.revoked and "approve the plan again" in status.detail
     assert not approvals.is_current(plan)
-    again = approvals.approve(plan)  # a fresh approval of the same artifact
+    again = approvals.approve(plan, channel="test")  # a fresh approval of the same artifact
     assert again.seq == 3 and again.artifact == record.artifact
     assert approvals.is_current(plan)
 
 
 def test_reapproval_after_change_seals_a_new_artifact(approvals: Approvals, plan: Path) -> None:
-    first = approvals.approve(plan)
+    first = approvals.approve(plan, channel="test")
     edit(plan, "100 requests", "1000 requests")
-    second = approvals.approve(plan)
+    second = approvals.approve(plan, channel="test")
     assert second.artifact != first.artifact and second.seq == 2
     assert approvals.is_current(plan) and approvals.current(plan) == second
     assert approvals.artifact_path(first).read_bytes() != approvals.artifact_path(second).read_bytes()
 
 
 def test_deleted_plan_is_revoked(approvals: Approvals, plan: Path) -> None:
-    approvals.approve(plan)
+    approvals.approve(plan, channel="test")
     plan.unlink()
     assert not approvals.is_current(plan)
     revocation = approvals.check_and_revoke(plan)
@@ -192,7 +192,7 @@ def test_not_approved(approvals: Approvals, plan: Path) -> None:
 
 def test_refuses_missing_plan(approvals: Approvals, store: PlanStore) -> None:
     with pytest.raises(ApprovalError, match="plan not found.*write the plan first"):
-        approvals.approve(store.plans_dir / "nope.md")
+        approvals.approve(store.plans_dir / "nope.md", channel="test")
     assert not approvals.ledger.path.exists() or events(approvals) == []
 
 
@@ -202,7 +202,7 @@ def test_refuses_empty_plan(approvals: Approvals, store: PlanStore, content: str
     path = store.plans_dir / "empty.md"
     path.write_text(content, encoding="utf-8")
     with pytest.raises(ApprovalError, match="plan is empty.*never fabricates"):
-        approvals.approve(path)
+        approvals.approve(path, channel="test")
     assert not approvals.artifacts_dir.exists() or not any(approvals.artifacts_dir.iterdir())
 
 
@@ -210,14 +210,14 @@ def test_refuses_plan_outside_the_plans_folder(project: Path, approvals: Approva
     outside = project / "PLAN.md"
     outside.write_text(PLAN, encoding="utf-8")
     with pytest.raises(ApprovalError, match="inside .planview/plans.*only plans saved in the plans folder"):
-        approvals.approve(outside)
+        approvals.approve(outside, channel="test")
     with pytest.raises(ApprovalError):
-        approvals.approve(project / ".planview" / "plans" / ".." / "ledger.md")
+        approvals.approve(project / ".planview" / "plans" / ".." / "ledger.md", channel="test")
     assert not approvals.ledger.path.exists()
 
 
 def test_modified_artifact_is_refused(approvals: Approvals, plan: Path) -> None:
-    record = approvals.approve(plan)
+    record = approvals.approve(plan, channel="test")
     edit(plan, "Write tests", "Write more tests")
     approvals.check_and_revoke(plan)
     edit(plan, "Write more tests", "Write tests")
@@ -225,22 +225,22 @@ def test_modified_artifact_is_refused(approvals: Approvals, plan: Path) -> None:
     os.chmod(sealed, 0o644)
     sealed.write_text(PLAN.replace("Goal", "Purpose"), encoding="utf-8")
     with pytest.raises(ApprovalError, match="modified after sealing"):
-        approvals.approve(plan)
+        approvals.approve(plan, channel="test")
 
 
 def test_tampered_ledger_fails_closed(approvals: Approvals, plan: Path) -> None:
-    approvals.approve(plan)
+    approvals.approve(plan, channel="test")
     path = approvals.ledger.path
     path.write_bytes(path.read_bytes().replace(b"Ada Reviewer", b"Eve Reviewer"))
     assert not approvals.is_current(plan)
     with pytest.raises(LedgerError, match="line 1"):
         approvals.status(plan)
     with pytest.raises(LedgerError, match="line 1"):
-        approvals.approve(plan)
+        approvals.approve(plan, channel="test")
 
 
 def test_reject_records_an_event(approvals: Approvals, plan: Path) -> None:
-    seq = approvals.reject(plan, approver="Ada", reason="needs a rollback step")
+    seq = approvals.reject(plan, approver="Ada", reason="needs a rollback step", channel="test")
     [event] = events(approvals)
     assert seq == 1 and event["type"] == "rejected" and event["reason"] == "needs a rollback step"
     assert approvals.status(plan).state == "not approved"
@@ -253,7 +253,7 @@ def test_plan_outside_git_uses_home_relative_name(tmp_path: Path, monkeypatch: p
     store = PlanStore.for_cwd()
     path = store.write("Plan", PLAN).path
     approvals = Approvals(store.home, None)
-    record = approvals.approve(path, approver="Ada")
+    record = approvals.approve(path, approver="Ada", channel="test")
     assert record.plan == f"plans/{path.name}" and record.commit is None
     assert approvals.is_current(path)
 
@@ -262,7 +262,7 @@ APPROVER = """
 import sys
 from pathlib import Path
 from planview.approval import Approvals
-print(Approvals(Path(sys.argv[1]), Path(sys.argv[2])).approve(Path(sys.argv[3]), approver=sys.argv[4]).seq)
+print(Approvals(Path(sys.argv[1]), Path(sys.argv[2])).approve(Path(sys.argv[3]), approver=sys.argv[4], channel="test").seq)
 """
 
 
@@ -293,7 +293,7 @@ def test_sealed_artifact_edited_after_sealing_is_a_typed_error(
 ) -> None:
     # status and check_and_revoke diff against the sealed copy; an edited copy must not crash them
     # (UnicodeDecodeError) nor feed them a made-up "before".
-    record = approvals.approve(plan)
+    record = approvals.approve(plan, channel="test")
     sealed = approvals.artifact_path(record)
     os.chmod(sealed, 0o644)
     sealed.write_bytes(sealed.read_bytes() + tamper)
@@ -346,7 +346,7 @@ def test_chain_valid_but_malformed_events_are_a_ledger_error(
     with pytest.raises(LedgerError, match="seq 1: the (approved|revoked) event has (no|a malformed)"):
         approvals.status(plan)
     with pytest.raises(LedgerError, match="move the ledger aside"):
-        approvals.approve(plan)
+        approvals.approve(plan, channel="test")
     assert not approvals.is_current(plan)
 
 
@@ -356,8 +356,8 @@ def test_approve_refuses_a_plan_that_changed_since_it_was_shown(approvals: Appro
     shown = canonical_sha256(plan.read_text(encoding="utf-8"))
     edit(plan, "Write tests", "Skip the tests")  # the agent saves again while the reviewer reads
     with pytest.raises(ApprovalError, match="changed after it was shown for review.*review it again"):
-        approvals.approve(plan, expected_canonical_sha256=shown)
+        approvals.approve(plan, expected_canonical_sha256=shown, channel="test")
     assert not approvals.ledger.path.exists() or not events(approvals)
     assert not approvals.artifacts_dir.exists() or not any(approvals.artifacts_dir.iterdir())
     now = canonical_sha256(plan.read_text(encoding="utf-8"))
-    assert approvals.approve(plan, expected_canonical_sha256=now).canonical_sha256 == now
+    assert approvals.approve(plan, expected_canonical_sha256=now, channel="test").canonical_sha256 == now

@@ -48,7 +48,7 @@ def test_audit_reports_a_non_utf8_artifact_whose_packet_is_gone(project: Path) -
     store = PlanStore.for_cwd()
     plan = store.write("Plan", "# Plan\n\n## Steps\n- [ ] one\n").path
     approvals = Approvals(store.home, store.project_root)
-    record = approvals.approve(plan)
+    record = approvals.approve(plan, channel="test")
     sealed = approvals.artifact_path(record)
     os.chmod(sealed, 0o644)
     sealed.write_bytes(sealed.read_bytes() + b"\xff")

@@ -145,7 +145,7 @@ def test_approval_saves_the_packet_beside_the_artifact(project: Path) -> None:
     store = PlanStore.for_cwd()
     plan = store.write("Migrate sessions", PLAN).path
     approvals = Approvals(store.home, store.project_root)
-    record = approvals.approve(plan)
+    record = approvals.approve(plan, channel="test")
     path = approvals.artifact_path(record).with_suffix(".packet.json")
     assert path.exists()
     assert hashlib.sha256(path.read_bytes()).hexdigest() == record.packet_sha256

@@ -249,7 +249,7 @@ class FakeReviewer:
             from planview.approval.approvals import Approvals
 
             Approvals(self.home, project_root=self.root).approve(
-                plan, "Ada Reviewer", expected_canonical_sha256=shown
+                plan, "Ada Reviewer", expected_canonical_sha256=shown, channel="Claude Code"
             )
         return ReviewOutcome(self.verdict, self.feedback)  # type: ignore[arg-type]
 
@@ -365,7 +365,7 @@ def test_a_self_approval_does_not_move_the_pin(project: Path, approved: Path) ->
     from planview.approval.approvals import Approvals
 
     approved.write_text(PLAN.replace("Say hello", "Say hello and delete tests"))
-    Approvals(project / ".planview", project_root=project).approve(approved, "Alice")
+    Approvals(project / ".planview", project_root=project).approve(approved, "Alice", channel="test")
     answer = ask(_write(project))
     assert decision(answer) == "deny" and "Goal" in reason(answer)
 

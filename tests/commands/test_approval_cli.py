@@ -168,10 +168,10 @@ def test_audit_lists_revocations(capsys: pytest.CaptureFixture[str], plan: Path)
 
     store = PlanStore.for_cwd()
     approvals = Approvals(store.home, store.project_root)
-    approvals.approve(plan)
+    approvals.approve(plan, channel="test")
     plan.write_text(PLAN.replace("Read it.", "Read it twice."))
     approvals.check_and_revoke(plan)
-    approvals.approve(plan)
+    approvals.approve(plan, channel="test")
     code, out, _ = run(capsys, "audit")
     assert code == 0
     assert "approvals: 2" in out and "revoked at seq 2 (Verification)" in out

@@ -22,7 +22,8 @@ PLAN = "# Ship it\n\n## Steps\n\n- [ ] one\n- [x] two\n"
 @pytest.fixture
 def plan(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("PLANVIEW_HOME", str(tmp_path / "home"))
-    path = tmp_path / "plan.md"
+    path = tmp_path / "home" / "plans" / "plan.md"
+    path.parent.mkdir(parents=True)
     path.write_text(PLAN, encoding="utf-8")
     return path
 
@@ -46,12 +47,55 @@ def test_approved_exits_0_and_prints_json(plan: Path, monkeypatch, capsys) -> No
     )
     assert code == 0
     out = json.loads(capsys.readouterr().out)
+    approval = out.pop("approval")
     assert out == {
         "decision": "approve",
         "feedback": None,
         "plan": str(plan.resolve()),
         "sha256": canonical_sha256(PLAN),
     }
+    assert approval["channel"] == "review screen (planview review)" and approval["seq"] == 1
+    assert approval["canonical_sha256"] == canonical_sha256(PLAN)
+
+
+def test_approve_records_exactly_as_planview_approve_does(plan: Path, monkeypatch, capsys) -> None:
+    # The reported bug: `a` exited 0, printed nothing and recorded nothing; status said "not approved".
+    code = run_with(monkeypatch, lambda p: Approved(p, canonical_sha256(PLAN)), ["review", str(plan)])
+    assert code == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("artifact:") and lines[1].startswith("sha256:")
+    assert "channel:review screen (planview review)" in lines
+    assert cli.main(["status", str(plan)]) == 0
+    status = capsys.readouterr().out
+    assert status.startswith("approved:") and "via review screen (planview review)" in status
+    ledger = [json.loads(line) for line in (plan.parent.parent / "ledger.jsonl").read_text().splitlines()]
+    assert [(e["type"], e["channel"]) for e in ledger] == [("approved", "review screen (planview review)")]
+    # Reviewing and approving the same text again records nothing new and says so.
+    assert run_with(monkeypatch, lambda p: Approved(p, canonical_sha256(PLAN)), ["review", str(plan)]) == 0
+    assert "already approved" in capsys.readouterr().err
+    assert len((plan.parent.parent / "ledger.jsonl").read_text().splitlines()) == 1
+
+
+def test_approving_a_plan_changed_since_it_was_shown_records_nothing(plan: Path, monkeypatch, capsys) -> None:
+    shown = canonical_sha256(PLAN)
+
+    def edit_while_open(p: Path) -> Approved:
+        p.write_text(PLAN.replace("one", "one, and delete prod"), encoding="utf-8")
+        return Approved(p, shown)
+
+    assert run_with(monkeypatch, edit_while_open, ["review", str(plan)]) == 2
+    assert "changed after it was shown" in capsys.readouterr().err
+    assert not (plan.parent.parent / "ledger.jsonl").exists()
+
+
+def test_approving_a_plan_outside_the_plans_folder_is_a_clear_error(
+    tmp_path: Path, monkeypatch, capsys
+) -> None:
+    monkeypatch.setenv("PLANVIEW_HOME", str(tmp_path / "home"))
+    loose = tmp_path / "loose.md"
+    loose.write_text(PLAN, encoding="utf-8")
+    assert run_with(monkeypatch, lambda p: Approved(p, canonical_sha256(PLAN)), ["review", str(loose)]) == 2
+    assert "only plans saved in the plans folder can be approved" in capsys.readouterr().err
 
 
 def test_refine_exits_1_with_feedback(plan: Path, monkeypatch, capsys) -> None:
@@ -62,9 +106,18 @@ def test_refine_exits_1_with_feedback(plan: Path, monkeypatch, capsys) -> None:
     assert out["sha256"] == canonical_sha256(PLAN) and out["plan"] == str(plan.resolve())
 
 
-def test_keep_exits_1_and_prints_nothing_without_json(plan: Path, monkeypatch, capsys) -> None:
+def test_keep_exits_1_and_says_what_was_decided(plan: Path, monkeypatch, capsys) -> None:
     assert run_with(monkeypatch, Keep(), ["review", str(plan)]) == 1
-    assert capsys.readouterr().out == ""
+    out = capsys.readouterr().out
+    assert out.startswith("keep:") and "not approved; nothing recorded" in out
+    assert not (plan.parent.parent / "ledger.jsonl").exists()
+
+
+def test_refine_without_json_prints_the_feedback(plan: Path, monkeypatch, capsys) -> None:
+    # The reported bug: refine without --json exited 1 and the feedback was printed nowhere.
+    assert run_with(monkeypatch, Refine("split step one\x1b[2J"), ["review", str(plan)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("refine:") and "split step one" in out and "\x1b" not in out
 
 
 @pytest.mark.parametrize(

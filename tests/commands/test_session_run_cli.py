@@ -53,7 +53,7 @@ def test_plan_then_approve_then_resume(
     # The user approves from the CLI; the resumed run continues the script in execute mode.
     from planview.approval.approvals import Approvals
 
-    Approvals(project / ".planview", project).approve(plan)
+    Approvals(project / ".planview", project).approve(plan, channel="test")
     assert main(["run", "--resume", "--script", str(demo)]) == 0
     out = capsys.readouterr().out
     assert "execute mode" in out.splitlines()[0]

@@ -10,13 +10,8 @@ import pytest
 
 from planview import atomic
 from planview.atomic import atomic_write
-from planview.plan.store import (
-    MAX_PLAN_BYTES,
-    PlanContentError,
-    PlanStore,
-    PlanStoreError,
-    PlanTooLargeError,
-)
+from planview.plan.errors import PlanContentError, PlanStoreError, PlanTooLargeError
+from planview.plan.store import MAX_PLAN_BYTES, PlanStore
 
 
 class Recorder:

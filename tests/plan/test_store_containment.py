@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from planview.plan import store as store_module
-from planview.plan.store import PlanPathError, PlanStore
+from planview.plan.errors import PlanPathError
+from planview.plan.store import PlanStore
 
 
 @pytest.fixture

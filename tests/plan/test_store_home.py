@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from planview.plan import home as home_module
-from planview.plan.store import PlanStore, PlanStoreError, find_project_root, planview_home
+from planview import home as home_module
+from planview.home import HomeError, find_project_root, planview_home
+from planview.plan.store import PlanStore
 
 GIT_ENV = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull}
 
@@ -110,7 +111,7 @@ def test_unwritable_home_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.Mo
     blocker.write_text("not a folder")
     monkeypatch.setenv("PLANVIEW_HOME", str(blocker / "home"))
     with pytest.raises(
-        PlanStoreError, match="cannot create the planview folder .*set PLANVIEW_HOME to a writable"
+        HomeError, match="cannot create the planview folder .*set PLANVIEW_HOME to a writable"
     ):
         planview_home()
 

@@ -7,15 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from planview.plan.errors import PlanNotFoundError, PlanPathError, PlanReadError
 from planview.plan.steps import StepUpdateError
-from planview.plan.store import (
-    PlanNotFoundError,
-    PlanPathError,
-    PlanReadError,
-    PlanStore,
-    list_plans,
-    read_plan_text,
-)
+from planview.plan.store import PlanStore, list_plans, read_plan_text
 
 PLAN = """# Ship the thing
 

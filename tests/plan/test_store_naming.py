@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from planview.plan.store import PlanStore, PlanTitleError, slugify
+from planview.plan.errors import PlanTitleError
+from planview.plan.store import PlanStore, slugify
 
 NOON = datetime(2026, 1, 14, 10, 30)
 

@@ -9,8 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from planview.session import Session, ToolFinished, ToolStarted, TurnEnded
+from planview.session.conversation import UserMessage, tool_results_complete
 from planview.session.persistence import load_session
-from planview.session.providers.base import tool_results_complete
 from planview.session.providers.scripted import ScriptedProvider
 
 
@@ -32,7 +32,7 @@ async def test_cancel_while_the_model_streams(project: Path) -> None:
     await asyncio.wait_for(task, 5)
     assert events[-1] == TurnEnded("cancelled")
     assert not session.busy
-    assert session.conversation == [{"role": "user", "content": "hi"}]
+    assert session.conversation == [UserMessage("hi")]
 
 
 async def test_cancel_kills_a_running_command(project: Path) -> None:

@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from planview.session import dispatch
 from planview.session.providers.base import ModelToolCall
 from planview.session.providers.scripted import ScriptedProvider, parse_script
 from planview.session.session import Session
@@ -79,9 +78,13 @@ def session(root: Path, *, plan_mode: bool) -> Session:
 
 
 async def bash(s: Session, command: str) -> str:
-    result = await dispatch.run_call(s, ModelToolCall("c1", "bash", {"command": command}))
+    result = (await run(s, command)).result
     assert not result.error, result.text
     return result.text
+
+
+async def run(s: Session, command: str):
+    return await s.run_tool_call(ModelToolCall("c1", "bash", {"command": command}))
 
 
 COMMANDS = ("git status", "git diff", "git log -p -1", "git show --stat HEAD", "git blame b.bin")
@@ -96,7 +99,7 @@ async def test_execute_mode_git_runs_the_configured_programs(rigged: tuple[Path,
     s = session(root, plan_mode=False)
     # (b.bin stays out of the diff here: its required filter has no smudge, which stops git diff)
     for command in ("git status", "git diff -- a.txt c.dat", "git blame b.bin"):
-        await dispatch.run_call(s, ModelToolCall("c1", "bash", {"command": command}))
+        await run(s, command)
     # the rig is real: without the plan-mode environment git starts the repository's programs
     assert {"fsmonitor", "extdiff", "driverdiff", "textconv", "clean", "hook"} <= fired(marks)
 
@@ -160,7 +163,7 @@ async def test_plan_mode_git_does_not_climb_out_of_the_project(tmp_path: Path) -
     project = outer / "project"
     project.mkdir()
     s = session(project, plan_mode=True)
-    result = await dispatch.run_call(s, ModelToolCall("c1", "bash", {"command": "git ls-files"}))
+    result = (await s.run_tool_call(ModelToolCall("c1", "bash", {"command": "git ls-files"}))).result
     assert "outer-secret" not in result.text and "not a git repository" in result.text
 
 
@@ -171,5 +174,5 @@ async def test_a_repository_core_worktree_cannot_point_git_outside(rigged: tuple
     (outside / "a.txt").write_text("OUTSIDE TEXT\n")
     git(root, "config", "core.worktree", str(outside))
     s = session(root, plan_mode=True)
-    result = await dispatch.run_call(s, ModelToolCall("c1", "bash", {"command": "git diff -- a.txt"}))
+    result = (await s.run_tool_call(ModelToolCall("c1", "bash", {"command": "git diff -- a.txt"}))).result
     assert "OUTSIDE TEXT" not in result.text and "+two" in result.text

@@ -24,6 +24,7 @@ from planview.session import (
     ToolFinished,
     TurnEnded,
 )
+from planview.session.conversation import ToolMessage
 from planview.session.providers.scripted import ScriptedProvider, parse_script
 
 PLAN = """\
@@ -50,6 +51,8 @@ A tiny script beside the README.
 
 class FakeUI:
     """Answers reviews from a queue; each answer may be a decision or a function of the request."""
+
+    channel = "test review"
 
     def __init__(
         self, *answers: ReviewDecision | Callable[[ReviewRequest], ReviewDecision], confirm: bool = True
@@ -346,17 +349,18 @@ async def test_no_ui_stops_with_the_approve_command_and_resume_executes(project:
     rel = session.relative(session.plan_path)
     assert ended.reason == "review" and f"planview approve {rel}" in ended.message
     assert provider.position == 2  # the model was not asked again
-    assert session.conversation[-1]["content"].startswith("not run")
+    assert session.conversation[-1].content.startswith("not run")
     # The user approves from the CLI; a resumed session continues in execute mode with the steps seeded.
-    Approvals(project / ".planview", project).approve(session.plan_path)
+    Approvals(project / ".planview", project).approve(session.plan_path, channel="test")
     restored = Session.resume(project_root=project, provider=provider)
     assert restored.mode == "execute" and restored.approval is not None
     assert [t.text for t in restored.todos] == [
         "Create hello.py that prints a greeting",
         "Mention hello.py in the README",
     ]
-    assert restored.resume_notice and "source of truth" in restored.resume_notice
-    await restored.send(restored.resume_notice)
+    notice = restored.resume_notice
+    assert notice is not None and notice.kind == "approved" and "source of truth" in notice.for_model
+    await restored.send(notice.for_model)
     assert restored.provider.requests[-1].messages[0]["content"].startswith("<change_evidence_packet")
 
 
@@ -425,8 +429,9 @@ async def test_refused_and_malformed_calls_reach_the_model_as_results(project: P
     assert unknown.error and "unknown tool 'nuke'" in unknown.result
     assert missing.error and "missing required argument `path`" in missing.result
     assert absent.error and "not found in README.md" in absent.result
-    tool_messages = [m for m in session.conversation if m["role"] == "tool"]
-    assert [m["content"] for m in tool_messages] == [unknown.result, missing.result, absent.result]
+    tool_messages = [m for m in session.conversation if isinstance(m, ToolMessage)]
+    assert [m.content for m in tool_messages] == [unknown.result, missing.result, absent.result]
+    assert all(m.error and not m.refused for m in tool_messages)
 
 
 async def test_deleted_plan_after_approval_refuses_writes(project: Path) -> None:
@@ -469,7 +474,7 @@ async def test_resume_respects_the_users_return_to_planning(project: Path) -> No
     assert restored.mode == "plan" and restored.approval is None and restored.resume_notice is None
     # A newer approval from outside (planview approve after a change) does resume into execute mode.
     session.plan_path.write_text(PLAN.replace("A tiny script", "A small script"))
-    Approvals(project / ".planview", project).approve(session.plan_path)
+    Approvals(project / ".planview", project).approve(session.plan_path, channel="test")
     again = Session.resume(project_root=project, provider=ScriptedProvider(()))
     assert again.mode == "execute" and again.resume_notice is not None
 

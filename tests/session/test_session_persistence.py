@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from planview.session.conversation import AssistantMessage, ToolCallRecord, ToolMessage, UserMessage
 from planview.session.events import Todo
 from planview.session.persistence import (
     SessionFileError,
@@ -21,17 +22,20 @@ from planview.session.persistence import (
 def test_round_trip_and_last_state_wins(tmp_path: Path) -> None:
     log = SessionLog(tmp_path, "20260101-000000-abcd")
     log.start({"project_root": "/p", "provider": "scripted"})
-    log.message({"role": "user", "content": "hi"})
+    log.message(UserMessage("hi"))
     log.state(SessionState("plan", None, None, (), ()))
-    log.message(
-        {"role": "assistant", "content": "hello", "tool_calls": [{"id": "1", "name": "ls", "arguments": {}}]}
-    )
+    log.message(AssistantMessage("hello", (ToolCallRecord("1", "ls", {}),)))
+    log.message(ToolMessage("1", "ls", "Refused: no", "ls .", refused=True, error=True))
     log.state(
         SessionState("execute", "/p/.planview/plans/x.md", {"seq": 3}, (Todo("a", "completed"),), ("b",))
     )
     saved = load_session(tmp_path)
     assert saved.id == "20260101-000000-abcd"
-    assert [m["role"] for m in saved.conversation] == ["user", "assistant"]
+    assert saved.conversation == (
+        UserMessage("hi"),
+        AssistantMessage("hello", (ToolCallRecord("1", "ls", {}),)),
+        ToolMessage("1", "ls", "Refused: no", "ls .", refused=True, error=True),
+    )
     assert saved.state == SessionState(
         "execute", "/p/.planview/plans/x.md", {"seq": 3}, (Todo("a", "completed"),), ("b",)
     )
@@ -81,10 +85,10 @@ def test_no_sessions_says_how_to_start(tmp_path: Path) -> None:
 def test_damaged_line_names_file_and_line(tmp_path: Path, line: str, problem: str) -> None:
     log = SessionLog(tmp_path, "s1")
     log.start({})
-    log.message({"role": "user", "content": "fine"})
+    log.message(UserMessage("fine"))
     with open(log.path, "a", encoding="utf-8") as fh:
         fh.write(line + "\n")
-    log.message({"role": "user", "content": "after it"})  # not the last line: no save was cut short
+    log.message(UserMessage("after it"))  # not the last line: no save was cut short
     with pytest.raises(SessionFileError) as info:
         load_session(tmp_path, "s1")
     message = str(info.value)
@@ -103,18 +107,18 @@ def test_damaged_line_names_file_and_line(tmp_path: Path, line: str, problem: st
 def test_a_torn_last_line_is_dropped_with_a_notice_and_cut_off(tmp_path: Path, tail: bytes) -> None:
     log = SessionLog(tmp_path, "s1")
     log.start({})
-    log.message({"role": "user", "content": "kept"})
+    log.message(UserMessage("kept"))
     good = log.path.read_bytes()
     with open(log.path, "ab") as fh:
         fh.write(tail)
     saved = load_session(tmp_path, "s1")
-    assert [m["content"] for m in saved.conversation] == ["kept"]
+    assert [m.content for m in saved.conversation] == ["kept"]
     assert saved.dropped is not None and "last line 3" in saved.dropped and "\n" not in saved.dropped
     assert saved.good_bytes == len(good)
     log.drop_torn_tail(saved.good_bytes)
-    log.message({"role": "user", "content": "next"})
+    log.message(UserMessage("next"))
     again = load_session(tmp_path, "s1")
-    assert [m["content"] for m in again.conversation] == ["kept", "next"] and again.dropped is None
+    assert [m.content for m in again.conversation] == ["kept", "next"] and again.dropped is None
 
 
 def test_resume_of_a_malformed_tool_call_is_a_clear_error(tmp_path: Path) -> None:
@@ -126,7 +130,10 @@ def test_resume_of_a_malformed_tool_call_is_a_clear_error(tmp_path: Path) -> Non
     home = tmp_path / ".planview"
     log = SessionLog(home, "s1")
     log.start({})
-    log.message({"role": "assistant", "content": "", "tool_calls": [{"name": "ls", "arguments": {}}]})
+    with open(log.path, "a", encoding="utf-8") as fh:  # written by hand: the session never writes this
+        fh.write(
+            '{"type":"message","message":{"role":"assistant","content":"","tool_calls":[{"name":"ls","arguments":{}}]}}\n'
+        )
     with pytest.raises(SessionFileError, match="line 2"):
         Session(
             project_root=tmp_path,
@@ -155,8 +162,8 @@ def test_a_full_disk_while_saving_leaves_no_torn_line(
 
     monkeypatch.setattr(persistence.os, "write", short_then_full)
     with pytest.raises(SessionFileError, match="the disk is full"):
-        log.message({"role": "user", "content": "x" * 100})
+        log.message(UserMessage("x" * 100))
     monkeypatch.undo()
     assert log.path.read_bytes() == good
-    log.message({"role": "user", "content": "after"})
-    assert [m["content"] for m in load_session(tmp_path, "s1").conversation] == ["after"]
+    log.message(UserMessage("after"))
+    assert [m.content for m in load_session(tmp_path, "s1").conversation] == ["after"]

@@ -25,7 +25,6 @@ from pathlib import Path
 import pytest
 
 from planview.gate import check_git_command
-from planview.session import dispatch
 from planview.session.providers.base import ModelToolCall
 from planview.session.providers.scripted import ScriptedProvider, parse_script
 from planview.session.session import Session
@@ -84,7 +83,7 @@ async def run_corpus(h: hostile_repo.Hostile, commands: list[str]) -> dict[str, 
     outputs: dict[str, str] = {}
     for command in commands:
         before = h.snapshot()
-        result = await dispatch.run_call(s, ModelToolCall("c1", "bash", {"command": command}))
+        result = (await s.run_tool_call(ModelToolCall("c1", "bash", {"command": command}))).result
         outputs[command] = result.text
         assert not result.text.startswith("Refused"), (command, result.text)
         after = h.snapshot()

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from planview import cli
+from planview.session.conversation import UserMessage
 from planview.session.persistence import SessionLog, read_session
 from planview.session.providers.scripted import ScriptedProvider, parse_script
 from planview.session.session import Session
@@ -37,7 +38,7 @@ def saved_without_mode(project: Path) -> str:
     session = Session(project_root=project, provider=provider([]))
     log = SessionLog(session.home, SessionLog.new_id())
     log.start({"project_root": str(project), "provider": "scripted"})
-    log.message({"role": "user", "content": "hello"})
+    log.message(UserMessage("hello"))
     assert read_session(log.path).state is None
     return log.id
 
@@ -56,7 +57,7 @@ def test_resume_without_saved_mode_applies_plan_flag(project: Path) -> None:
     planned = Session.resume(session_id, project_root=project, provider=provider([]), plan_mode=True)
     assert planned.saved_mode is False
     assert planned.mode == "plan"
-    assert [m["content"] for m in planned.conversation] == ["hello"]
+    assert [m.content for m in planned.conversation] == ["hello"]
 
 
 def _launch(monkeypatch: pytest.MonkeyPatch, project: Path, *argv: str) -> PlanviewApp:

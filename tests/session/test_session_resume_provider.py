@@ -48,7 +48,7 @@ def test_run_resume_without_flags_continues_the_same_script(
     plan = next((project / ".planview" / "plans").glob("*.md"))
     from planview.approval.approvals import Approvals
 
-    Approvals(project / ".planview", project).approve(plan)
+    Approvals(project / ".planview", project).approve(plan, channel="test")
     assert main(["run", "--resume"]) == 0, capsys.readouterr().err  # no --script: the saved one
     out = capsys.readouterr().out
     assert (project / "hello.txt").read_text() == "hello\n"

@@ -14,7 +14,10 @@ from typing import Any
 
 import pytest
 
+from planview.plan.canonical import canonical_sha256
+from planview.plan.decision import Approved
 from planview.session import Session, SubagentEvent, ToolFinished, ToolStarted, TurnEnded
+from planview.session.conversation import AssistantMessage, ToolMessage
 from planview.session.providers.scripted import ScriptedProvider, ScriptError, parse_script
 
 HOSTILE_CHILD = [
@@ -62,7 +65,7 @@ async def run(project: Path, *turns: dict, plan_mode: bool = False) -> tuple[Ses
 
 def result_of(session: Session, name: str = "subagent") -> str:
     return next(
-        m["content"] for m in reversed(session.conversation) if m.get("role") == "tool" and m["name"] == name
+        m.content for m in reversed(session.conversation) if isinstance(m, ToolMessage) and m.name == name
     )
 
 
@@ -93,11 +96,15 @@ async def test_read_only_child_cannot_write_whatever_its_script_does(
             finished[name].error and "available in plan mode: read, grep, find, ls" in finished[name].result
         )
     # The child's conversation is its own: the parent's holds only the call and its result.
-    assert [m["role"] for m in session.conversation] == ["user", "assistant", "tool", "assistant"] or [
-        m["role"] for m in session.conversation if m.get("kind") is None
-    ] == ["user", "assistant", "tool", "assistant"]
+    shown = [m for m in session.conversation if getattr(m, "kind", None) is None]
+    assert [type(m).__name__ for m in shown] == [
+        "UserMessage",
+        "AssistantMessage",
+        "ToolMessage",
+        "AssistantMessage",
+    ]
     assert not any(
-        "I changed nothing" in str(m.get("content")) for m in session.conversation if m["role"] == "assistant"
+        "I changed nothing" in m.content for m in session.conversation if isinstance(m, AssistantMessage)
     )
 
 
@@ -115,7 +122,7 @@ async def test_writing_child_in_execute_mode_is_pinned_like_the_parent(project: 
     from planview.plan.store import PlanStore
 
     plan = PlanStore.for_cwd().write("Hello", "# Hello\n\n## Steps\n\n- [ ] Write hello.txt\n").path
-    Approvals(project / ".planview", project).approve(plan)
+    Approvals(project / ".planview", project).approve(plan, channel="test")
     child_script = [
         {"tool_calls": [{"name": "write", "arguments": {"path": "hello.txt", "content": "hi\n"}}]},
         {"text": "wrote it"},
@@ -123,7 +130,7 @@ async def test_writing_child_in_execute_mode_is_pinned_like_the_parent(project: 
     events: list[Any] = []
     provider = ScriptedProvider.from_text(json.dumps(subagent_turn({"task": "write hello"}, child_script)))
     session = Session(project_root=project, provider=provider, on_event=events.append)
-    session.approve(plan)
+    session.approve_reviewed(plan, Approved(str(plan), canonical_sha256(plan.read_text())))  # pinned
     await session.send("go")
     assert (project / "hello.txt").read_text() == "hi\n"
     assert result_of(session).startswith("wrote it")
@@ -184,8 +191,8 @@ async def test_cancel_reaches_the_child(project: Path) -> None:
     assert child_ends == [TurnEnded("cancelled")]
     assert events[-1] == TurnEnded("cancelled")
     assert not marker.exists() and not session.busy
-    tool = next(m for m in session.conversation if m.get("role") == "tool")
-    assert tool["name"] == "subagent" and "cancelled" in tool["content"]
+    tool = next(m for m in session.conversation if isinstance(m, ToolMessage))
+    assert tool.name == "subagent" and "cancelled" in tool.content
 
 
 async def test_child_events_are_tagged_with_the_parent_call(project: Path) -> None:

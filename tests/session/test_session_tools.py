@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import os
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -13,8 +14,23 @@ import pytest
 from planview.session.tools import REGISTRY, ToolContext, ToolError, files, schemas_for, shell, validate
 
 
+@dataclass
+class BareHost:
+    """The ToolHost of a tool run outside any session: execute mode, its own home."""
+
+    project_root: Path
+    mode: str = "execute"
+
+    @property
+    def home(self) -> Path:
+        return self.project_root / ".planview"
+
+    def tool_env(self) -> dict[str, str]:
+        return dict(os.environ)
+
+
 def ctx(root: Path) -> ToolContext:
-    return ToolContext(root, None)  # type: ignore[arg-type]
+    return ToolContext(root, BareHost(root))  # type: ignore[arg-type]
 
 
 async def run(root: Path, name: str, **args):

@@ -11,6 +11,7 @@ import pytest
 from textual.geometry import Region
 
 from planview.demo import DEMO_TASK, NOT_APPROVED, demo_provider, prepare_demo_project
+from planview.session.conversation import UserMessage
 from planview.session.providers.scripted import ScriptedProvider, parse_script
 from planview.session.session import Session
 from planview.tui.app import PlanviewApp
@@ -41,7 +42,7 @@ def scripted_app(root: Path, lines: list[dict], **session_kwargs) -> tuple[Planv
 
 def user_texts(app: PlanviewApp) -> list[str]:
     """What the user sent the model (the runtime's hidden plan-mode notes are left out)."""
-    return [m["content"] for m in app.session.conversation if m.get("role") == "user" and not m.get("kind")]
+    return [m.content for m in app.session.conversation if isinstance(m, UserMessage) and not m.kind]
 
 
 async def submit(pilot, app: PlanviewApp, text: str) -> None:
@@ -403,7 +404,9 @@ async def test_demo_review_scrolls_and_a_refinement_marks_two_sections(tmp_path:
         assert changed == ["Approach", "Verification"]
         assert again.summary_text == f"2 of {len(titles)} sections changed since your last review"
         assert app.session.mode == "plan" and app.session.plan_path == review.plan_path  # the same file
-        feedback = [m for m in app.session.conversation if m.get("name") == "exit_plan_mode"][0]["content"]
+        feedback = [m for m in app.session.conversation if getattr(m, "name", None) == "exit_plan_mode"][
+            0
+        ].content
         assert "what about --times 0?" in feedback
 
         await pilot.press("a")

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from planview import cli
+from planview.session.conversation import UserMessage
 from planview.session.providers.scripted import ScriptedProvider, parse_script
 from planview.session.session import Session
 from planview.tui.app import PlanviewApp
@@ -103,7 +104,7 @@ async def test_outside_approval_is_told_to_the_agent_with_the_next_message(proje
         ),
     )
     await first.send("plan it")
-    first.approvals.approve(first.plan_path, approver="Ada")  # as `planview approve` would
+    first.approvals.approve(first.plan_path, approver="Ada", channel="test")  # as `planview approve` would
 
     script = provider([{"text": "on it"}])
 
@@ -122,10 +123,9 @@ async def test_outside_approval_is_told_to_the_agent_with_the_next_message(proje
             await pilot.pause(0.02)
             if script.position == 1 and not screen.busy:
                 break
-        sent = [
-            m["content"] for m in app.session.conversation if m.get("role") == "user" and not m.get("kind")
-        ]
-        assert sent[-1].startswith(app.session.resume_notice) and sent[-1].endswith("\n\ngo")
+        sent = [m.content for m in app.session.conversation if isinstance(m, UserMessage) and not m.kind]
+        notice = app.session.resume_notice
+        assert notice is not None and sent[-1].startswith(notice.for_model) and sent[-1].endswith("\n\ngo")
 
 
 async def test_theme_from_config_applies_and_an_unknown_one_is_named(project: Path) -> None:

@@ -12,6 +12,7 @@ import pytest
 
 from planview.plan.canonical import canonical_sha256
 from planview.plan.decision import Approved, Keep, Refine
+from planview.session.conversation import UserMessage
 from planview.session.providers.scripted import ScriptedProvider, parse_script
 from planview.session.session import Session
 from planview.tui.app import PlanviewApp
@@ -206,9 +207,7 @@ async def test_plan_review_web_is_comment_only_and_sends_saved_comments(project:
         body = {"base_sha256": base(plan), "comments": [{"anchor_line": 5, "text": "Say how much"}]}
         assert await post(opened[0], "/api/feedback", body) == 200
         await wait_for(pilot, lambda: provider.position == 3 and not screen.busy, "the feedback turn")
-        sent = [
-            m["content"] for m in app.session.conversation if m.get("role") == "user" and not m.get("kind")
-        ]
+        sent = [m.content for m in app.session.conversation if isinstance(m, UserMessage) and not m.kind]
         assert "Say how much" in sent[-1]
         assert app.session.mode == "plan"
     assert "> [!REVIEW] Say how much" in plan.read_text(encoding="utf-8")

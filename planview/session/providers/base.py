@@ -12,7 +12,7 @@ Messages are plain dicts (they are persisted as JSON):
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -84,10 +84,3 @@ def parse_arguments(call_id: str, name: str, raw: str | None) -> ModelToolCall:
     if not isinstance(value, dict):
         return ModelToolCall(call_id, name, {}, invalid="arguments must be a JSON object")
     return ModelToolCall(call_id, name, value)
-
-
-def tool_results_complete(messages: Sequence[Message]) -> bool:
-    """True when every assistant tool call has a matching tool message."""
-    wanted = {c["id"] for m in messages if m.get("role") == "assistant" for c in m.get("tool_calls") or ()}
-    got = {m.get("tool_call_id") for m in messages if m.get("role") == "tool"}
-    return wanted <= got

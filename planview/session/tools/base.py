@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from planview.errors import PlanviewError
 
 if TYPE_CHECKING:
-    from planview.session.session import Session
+    from planview.session.protocol import ToolHost
 
 
 class ToolError(PlanviewError):
@@ -27,8 +27,10 @@ class ToolResult:
 
 @dataclass(frozen=True)
 class ToolContext:
+    """What a tool runs with: the project root and the narrow session protocol (session/protocol.py)."""
+
     project_root: Path
-    session: Session
+    host: ToolHost
     call_id: str = ""  # the model's id for this call (a subagent tags its child's events with it)
 
 

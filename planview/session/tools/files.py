@@ -82,13 +82,9 @@ def _inside(path: Path, folders: tuple[Path, ...]) -> bool:
 
 def _read_roots(ctx: ToolContext) -> tuple[Path, ...] | None:
     """Where plan mode lets the readers look (resolved); None when they may read anywhere."""
-    if getattr(ctx.session, "mode", None) != "plan":
+    if ctx.host.mode != "plan":
         return None
-    roots = [ctx.project_root.resolve()]
-    home = getattr(ctx.session, "home", None)
-    if home is not None:
-        roots.append(Path(home).resolve())
-    return tuple(roots)
+    return (ctx.project_root.resolve(), Path(ctx.host.home).resolve())
 
 
 def _readable(ctx: ToolContext, value: Any) -> Path:
@@ -309,8 +305,7 @@ def _writable(ctx: ToolContext, value: Any) -> Path:
         raise ToolError(f"{value} is outside the project folder {root}; write only inside it") from None
     if rel.parts and rel.parts[0] == ".git":
         raise ToolError("writing inside .git is refused; use git commands through bash")
-    home = getattr(ctx.session, "home", None)
-    if home is not None and real.is_relative_to(Path(home).resolve()):
+    if real.is_relative_to(Path(ctx.host.home).resolve()):
         # The ledger, sessions and plans: an approval must not be one `write` away from the model.
         raise ToolError(
             f"{value} is planview's own state; plans change with write_plan in plan mode "

@@ -28,7 +28,7 @@ def _steps(text: str):
 
 
 async def enter_plan_mode(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
-    session = ctx.session
+    session = ctx.host
     if session.mode == "plan":
         return ToolResult("Plan mode is already on.")
     answer = await session.ask_confirm(
@@ -57,7 +57,7 @@ async def enter_plan_mode(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResu
 def _planning_only(ctx: ToolContext, name: str) -> None:
     # The gate lets every call through in execute mode; these two only make sense while planning
     # (a new plan in execute mode would sit beside the pinned one, unreviewed).
-    if ctx.session.mode != "plan":
+    if ctx.host.mode != "plan":
         raise ToolError(
             f"{name} works in plan mode; you are executing an approved plan. To plan a change first, "
             "call enter_plan_mode (the user confirms)"
@@ -65,7 +65,7 @@ def _planning_only(ctx: ToolContext, name: str) -> None:
 
 
 async def write_plan(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
-    session = ctx.session
+    session = ctx.host
     _planning_only(ctx, "write_plan")
     title, content = args.get("title"), args.get("content")
     if not isinstance(content, str) or not content.strip():
@@ -103,7 +103,7 @@ async def write_plan(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
 
 
 async def exit_plan_mode(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
-    session = ctx.session
+    session = ctx.host
     _planning_only(ctx, "exit_plan_mode")
     requested = args.get("plan_path") or session.plan_path
     if requested is None:
@@ -116,7 +116,7 @@ async def exit_plan_mode(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResul
         raise ToolError(f"{session.relative(path)} is empty; write the plan with write_plan first")
     session.note_plan_path(path)
     rel = session.relative(path)
-    if session.ui is None:
+    if not session.has_ui:
         session.request_review_without_ui(path, text)
         return ToolResult(
             f"No review UI is attached, so the plan cannot be approved here. The plan is saved at {rel}. "
@@ -126,14 +126,13 @@ async def exit_plan_mode(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResul
             stop_turn="review",
         )
     for _ in range(REVIEW_ATTEMPTS):
-        decision = await session.ask_review(path, text)
+        decision = await session.review(path, text)
         if isinstance(decision, Approved):
-            current = session.store.read(path)
-            same_file = Path(decision.plan).resolve() == path.resolve()
-            if same_file and canonical_sha256(current) == decision.canonical_sha256:
-                return _approved(ctx, path, current, decision.canonical_sha256, decision.channel)
-            if not same_file:
+            if Path(decision.plan).resolve() != path.resolve():
                 raise ToolError(f"the review approved {decision.plan}, not {rel}; call exit_plan_mode again")
+            current = session.store.read(path)
+            if canonical_sha256(current) == decision.canonical_sha256:
+                return _approved(ctx, path, current, decision)
             text = current  # changed on disk while shown: ask again with what is there now
             continue
         if isinstance(decision, Refine):
@@ -153,11 +152,10 @@ async def exit_plan_mode(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResul
     )
 
 
-def _approved(
-    ctx: ToolContext, path: Path, text: str, shown_sha256: str, channel: str | None = None
-) -> ToolResult:
-    session = ctx.session
-    record = session.approve(path, shown_sha256, channel)
+def _approved(ctx: ToolContext, path: Path, text: str, decision: Approved) -> ToolResult:
+    session = ctx.host
+    record = session.approve_reviewed(path, decision).record  # the one approval flow; pins the session
+    assert record is not None
     steps = _steps(text).steps
     merge = session.seed_steps(steps)
     rel = session.relative(path)
@@ -183,7 +181,7 @@ def _approved(
 
 
 async def set_plan_steps(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
-    session = ctx.session
+    session = ctx.host
     updates = args.get("updates")
     if not isinstance(updates, list) or not updates:
         raise ToolError("`updates` must list one or more {step, status, expected?} objects")

@@ -59,9 +59,11 @@ async def bash(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
     if not isinstance(timeout, int | float) or isinstance(timeout, bool) or timeout <= 0:
         raise ToolError("`timeout` must be a positive number of seconds")
     timeout = min(float(timeout), MAX_TIMEOUT)
-    env: dict[str, str] | None = None
-    if getattr(ctx.session, "mode", None) == "plan":
-        env = await git_env.plan_env(ctx.project_root)
+    # Marked as a session's tool process (an approval attempted from it is refused); in plan mode
+    # also git's read-only settings.
+    env = dict(ctx.host.tool_env())
+    if ctx.host.mode == "plan":
+        env = await git_env.plan_env(ctx.project_root, env)
         command = git_env.plan_script(command)
     proc = await asyncio.create_subprocess_exec(
         "bash",

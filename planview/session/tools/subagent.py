@@ -25,7 +25,6 @@ from planview.session.tools.base import ToolContext, ToolDef, ToolResult, schema
 
 if TYPE_CHECKING:
     from planview.session.events import Event
-    from planview.session.session import Session
 
 CHILD_MAX_REQUESTS = 60
 MAX_FILES_LISTED = 20
@@ -67,60 +66,24 @@ class _Watch:
                 self.files.append(path)
 
 
-def child_provider(provider: Any, call_id: str) -> Any:
-    """The provider for the child: its own script when the provider scripts children, else the same one
-    (the real providers keep no conversation state: every request carries its messages)."""
-    make = getattr(provider, "child", None)
-    return make(call_id) if callable(make) else provider
-
-
-def spawn(parent: Session, call_id: str, read_only: bool) -> tuple[Session, _Watch]:
-    from planview.session.events import SubagentEvent
-    from planview.session.session import Session
-    from planview.session.tools import ToolSet
-
-    watch = _Watch()
-
-    def forward(event: Event) -> None:
-        watch.see(event)
-        parent._emit(SubagentEvent(call_id, event))
-
-    child = Session(
-        project_root=parent.project_root,
-        provider=child_provider(parent.provider, call_id),
-        ui=None,  # a child never asks the user anything
-        on_event=forward,
-        plan_mode=read_only,
-        store=parent.store,
-        approvals=parent.approvals,
-        allow_read_only_hint=parent.policy.allow_read_only_hint,
-        persist=False,
-        max_model_requests=CHILD_MAX_REQUESTS,
-    )
-    child.plan_notes = False
-    child.system_prompt = CHILD_PROMPT.format(read_only=READ_ONLY_NOTE if read_only else "")
-    if read_only:
-        child.tools = ToolSet(plan=READERS, execute=READERS)
-    else:
-        child.tools = ToolSet(plan=READERS, execute=WRITERS)
-        child.mcp = parent.mcp
-        # The same pin as the parent's: each write checks the approved plan's hash first.
-        child.plan_path, child.approval = parent.plan_path, parent.approval
-        child._packet, child._seen_seq = parent._packet, parent._seen_seq
-    return child, watch
-
-
 async def _run(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
-    parent = ctx.session
+    parent = ctx.host
     # The gate forces readOnly in plan mode; the tool checks the parent's mode as well, so a
     # planning parent can never get a writing child whatever reached it.
     read_only = args.get("readOnly") is True or parent.mode == "plan"
-    child, watch = spawn(parent, ctx.call_id, read_only)
+    watch = _Watch()
+    child = parent.spawn_child(
+        ctx.call_id,
+        read_only=read_only,
+        plan_tools=READERS,
+        execute_tools=READERS if read_only else WRITERS,
+        system_prompt=CHILD_PROMPT.format(read_only=READ_ONLY_NOTE if read_only else ""),
+        max_model_requests=CHILD_MAX_REQUESTS,
+        watch=watch.see,
+    )
     await child.send(str(args["task"]))  # CancelledError (the parent's cancel) propagates
     ended = watch.ended
-    answer = next(
-        (m.get("content") or "" for m in reversed(child.conversation) if m.get("role") == "assistant"), ""
-    ).strip()
+    answer = child.final_answer().strip()
     files = watch.files
     listing = ", ".join(files[:MAX_FILES_LISTED]) + (
         f" and {len(files) - MAX_FILES_LISTED} more" if len(files) > MAX_FILES_LISTED else ""
@@ -129,11 +92,12 @@ async def _run(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
     lines = [answer or f"(the {kind} gave no answer)"]
     lines.append(f"\nFiles read ({len(files)}): {listing}" if files else "\nFiles read: none")
     if not read_only and child.mode == "plan":  # the child's pin failed: the parent's approval is gone too
-        from planview.session.dispatch import revoke_if_changed
-
-        why = revoke_if_changed(parent) or "the approved plan changed while the subagent worked"
-        if child._stale:  # the child saw the change first and knows the sections
-            why = f"the approved plan changed while the subagent worked (changed sections: {', '.join(child._stale)})"
+        why = parent.revoke_if_changed() or "the approved plan changed while the subagent worked"
+        stale = child.mode_state.stale
+        if stale:  # the child saw the change first and knows the sections
+            why = (
+                f"the approved plan changed while the subagent worked (changed sections: {', '.join(stale)})"
+            )
         lines.append(
             f"\n{why[:1].upper()}{why[1:]}. The subagent's writes after that were refused, and the session "
             "is back in plan mode: review the change, then call exit_plan_mode to get the plan approved again."

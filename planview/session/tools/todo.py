@@ -46,7 +46,7 @@ def _find(todos: tuple[Todo, ...], args: Mapping[str, Any]) -> int:
 
 
 async def todo(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
-    session = ctx.session
+    session = ctx.host
     action = args.get("action", "read")
     todos, deferred = session.todos, session.deferred_steps
     if action == "read":

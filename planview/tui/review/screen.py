@@ -25,12 +25,14 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from planview.errors import PlanviewError
+from planview.home import planview_home
 from planview.plan.canonical import canonical_sha256
 from planview.plan.decision import Approved, Keep, Refine, ReviewDecision
 from planview.plan.diff import SectionDiff, changed_sections
 from planview.plan.document import PlanDocument, parse_plan
+from planview.plan.errors import PlanNotFoundError
 from planview.plan.reviews import ReviewBaselines
-from planview.plan.store import PlanNotFoundError, planview_home, read_plan_text
+from planview.plan.store import read_plan_text
 from planview.tui.review import gauge, hints, rows
 from planview.tui.review.body import PlanBody, after_first_frame, theme_from_variables
 from planview.tui.review.render import clean_text

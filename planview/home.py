@@ -1,5 +1,9 @@
-"""Where planview keeps its state: `$PLANVIEW_HOME`, else `<git toplevel>/.planview`, else the
-per-user data folder; created with a `.gitignore` of `*` so nothing in it ever shows as untracked.
+"""Where planview keeps its state, and the name of every file in it (the ground floor: no planview imports
+but `errors` and `atomic`).
+
+The home is `$PLANVIEW_HOME`, else `<git toplevel>/.planview`, else the per-user data folder; it is
+created with a `.gitignore` of `*` so nothing in it ever shows as untracked. `HomeLayout` is the one
+place that names what lives inside it.
 """
 
 from __future__ import annotations
@@ -7,14 +11,67 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from dataclasses import dataclass
 from pathlib import Path
 
 from planview.atomic import atomic_write
-from planview.plan.errors import PlanStoreError
+from planview.errors import PlanviewError
 
-__all__ = ["HOME_ENV", "default_home", "ensure_home", "find_project_root", "planview_home"]
+__all__ = [
+    "CONFIG_NAME",
+    "HOME_ENV",
+    "HomeError",
+    "HomeLayout",
+    "default_home",
+    "ensure_home",
+    "find_project_root",
+    "planview_home",
+]
 
 HOME_ENV = "PLANVIEW_HOME"
+CONFIG_NAME = "config.toml"  # the same name in the user config dir and in the home
+
+
+class HomeError(PlanviewError):
+    """The planview home cannot be created or used; the message names the folder and the fix."""
+
+
+@dataclass(frozen=True)
+class HomeLayout:
+    """Every file and folder planview keeps under one home (`<repo>/.planview` or the user data dir)."""
+
+    root: Path
+
+    @property
+    def gitignore(self) -> Path:  # `*`: the home ignores itself
+        return self.root / ".gitignore"
+
+    @property
+    def plans(self) -> Path:  # YYYY-MM-DD-HHmm-slug.md
+        return self.root / "plans"
+
+    @property
+    def artifacts(self) -> Path:  # <uuid>.md sealed approved plans, <uuid>.packet.json evidence
+        return self.root / "artifacts"
+
+    @property
+    def ledger(self) -> Path:  # append-only, hash-chained approval events
+        return self.root / "ledger.jsonl"
+
+    @property
+    def reviews(self) -> Path:  # what each plan looked like at its last review
+        return self.root / "reviews"
+
+    @property
+    def sessions(self) -> Path:  # <id>.jsonl conversation, mode, approval, todos
+        return self.root / "sessions"
+
+    @property
+    def config(self) -> Path:  # project config (the user config lives in the platform config dir)
+        return self.root / CONFIG_NAME
+
+    def session(self, session_id: str) -> Path:
+        return self.sessions / f"{session_id}.jsonl"
 
 
 def find_project_root(start: Path | None = None) -> Path | None:
@@ -60,11 +117,11 @@ def ensure_home(home: Path) -> None:
     """Create the home with its self-ignoring .gitignore (left alone when it already exists)."""
     try:
         home.mkdir(parents=True, exist_ok=True)
-        ignore = home / ".gitignore"
+        ignore = HomeLayout(home).gitignore
         if not os.path.lexists(ignore):
             atomic_write(ignore, "*\n")
     except OSError as exc:
-        raise PlanStoreError(
+        raise HomeError(
             f"cannot create the planview folder {home}: {exc.strerror or exc}; "
             f"make it writable or set {HOME_ENV} to a writable folder"
         ) from exc

@@ -1,0 +1,87 @@
+"""The one approval flow: a person's review decision, recorded the same way whichever UI showed the plan.
+
+The agent's `exit_plan_mode`, the session app's `/plan review`, the standalone `planview review`,
+`planview approve`, and the UIs still to come (the browser review, ACP agents' clients, a Claude Code
+hook) all end here with their own `channel` name (see `planview.approval.channels`). Only the UI
+around it differs. `record_decision`:
+
+- for an approval: refuses a process started as one of a session's tools, re-checks that the file
+  still has the canonical hash that was shown, seals the exact bytes, appends the ledger event (with
+  its channel) and writes the evidence packet - or returns the existing approval unchanged when this
+  very content is already approved (`new` says which);
+- for a refinement or "keep planning": records nothing and returns the decision with its feedback.
+
+The caller decides what happens next (pin a session, print the artifact lines, send feedback).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from planview.approval.approvals import Approvals
+from planview.approval.errors import ApprovalError
+from planview.approval.records import ApprovalRecord
+from planview.plan.decision import Approved, Keep, Refine, ReviewDecision
+
+DecisionKind = Literal["approve", "refine", "keep"]
+
+
+@dataclass(frozen=True)
+class ReviewOutcome:
+    decision: ReviewDecision
+    record: ApprovalRecord | None = None  # the approval (new or the existing one of this content)
+    new: bool = False  # a new ledger event was appended
+
+    @property
+    def kind(self) -> DecisionKind:
+        if isinstance(self.decision, Approved):
+            return "approve"
+        return "refine" if isinstance(self.decision, Refine) else "keep"
+
+    @property
+    def feedback(self) -> str | None:
+        return self.decision.text if isinstance(self.decision, Refine) else None
+
+
+def approve(
+    approvals: Approvals,
+    plan: Path,
+    *,
+    channel: str,
+    approver: str | None = None,
+    shown_sha256: str | None = None,
+) -> ReviewOutcome:
+    """Seal and record an approval of `plan` (the text whose canonical hash was `shown_sha256`)."""
+    before = approvals.current(plan) if approvals.is_current(plan) else None
+    record = approvals.approve(plan, approver, channel=channel, expected_canonical_sha256=shown_sha256)
+    decision = Approved(str(plan), record.canonical_sha256, channel)
+    return ReviewOutcome(decision, record, new=before is None or before.seq != record.seq)
+
+
+def record_decision(
+    approvals: Approvals,
+    plan: Path,
+    decision: ReviewDecision | None,
+    *,
+    channel: str,
+    approver: str | None = None,
+) -> ReviewOutcome:
+    """What a review screen decided about `plan`, recorded: see the module docstring."""
+    if decision is None:
+        decision = Keep()
+    if not isinstance(decision, Approved):
+        return ReviewOutcome(decision)
+    if Path(decision.plan).resolve() != Path(plan).resolve():
+        raise ApprovalError(f"the review approved {decision.plan}, not {plan}; review the plan again")
+    # A decision made on another surface than the caller's own (the browser page `w` opens from the
+    # review screen) names its channel itself.
+    outcome = approve(
+        approvals,
+        plan,
+        channel=decision.channel or channel,
+        approver=approver,
+        shown_sha256=decision.canonical_sha256,
+    )
+    return ReviewOutcome(decision, outcome.record, outcome.new)
