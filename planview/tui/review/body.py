@@ -32,10 +32,11 @@ from planview.tui.review.render import GUTTER, RenderTheme, SectionRenderer
 
 Keep = Literal["source", "section", "top"]
 
-# Layout is progressive: what the first screen needs is rendered at once (within FIRST_BUDGET
-# seconds at least), the rest in CHUNK-second slices between frames, so a 10,000-line plan paints
-# as fast as a short one and keys stay responsive while the tail is laid out. The slices start
-# only after the first frame is on the terminal (see `after_first_frame`).
+# Layout is progressive. The very first frame gets one screenful and nothing more; later layouts
+# (resize, reload) render at least FIRST_BUDGET seconds' worth at once; the rest is laid out in
+# CHUNK-second slices between frames, so a 10,000-line plan paints as fast as a short one and keys
+# stay responsive while the tail is laid out. Slices start only after the first frame is on the
+# terminal (see `after_first_frame`).
 FIRST_BUDGET = 0.05
 CHUNK = 0.04
 
@@ -292,7 +293,10 @@ class PlanBody(ScrollView, can_focus=True):
         self.renderer.quick = not self._first_frame
         self._plain_code = False
         self._first_lines = [section.start for section in self.document.sections]
-        self._extend(lines=2 * self.viewport_height, deadline=perf_counter() + FIRST_BUDGET, wait=False)
+        if self._first_frame:
+            self._extend(lines=2 * self.viewport_height, deadline=perf_counter() + FIRST_BUDGET, wait=False)
+        else:  # the very first frame: one screenful, nothing more before it is out
+            self._extend(lines=self.viewport_height + 1, wait=False)
         self._update_virtual_size()
         self._schedule_layout()
 

@@ -15,9 +15,6 @@ from collections import OrderedDict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from pygments.lexer import Lexer
-from pygments.lexers import get_lexer_by_name
-from pygments.util import ClassNotFound
 from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
@@ -36,6 +33,10 @@ from planview.tui.review.markdown_tree import (
     tree,
 )
 from planview.tui.review.theme import RenderTheme
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from pygments.lexer import Lexer
 
 # C0, DEL and C1 controls: a last line of defence after the gate's sanitiser.
 _CONTROLS = {c: None for c in [*range(0x00, 0x20), *range(0x7F, 0xA0)]}
@@ -59,6 +60,10 @@ def lexer_for(lang: str) -> Lexer | None:
         return _LEXERS[lang]
     except KeyError:
         pass
+    # Pygments loads with the first highlighted block (after the first frame), not with the screen.
+    from pygments.lexers import get_lexer_by_name
+    from pygments.util import ClassNotFound
+
     try:
         lexer: Lexer | None = get_lexer_by_name(lang, stripnl=False, ensurenl=False)
     except ClassNotFound:

@@ -181,7 +181,8 @@ class ReviewScreen(Screen[ReviewDecision]):
     def _load_first(self) -> None:
         text = self._read_or_flag()
         head = _head(text, PREFIX_LINES) if text is not None else None
-        if text is not None and head is not None and not is_empty_plan(text):
+        # Visible text in the head is visible in the whole plan (only an earlier `<!--` hides text).
+        if text is not None and head is not None and not is_empty_plan(head):
             self._show_head(text, head)
             return
         # What the previous review showed (also when the file is missing now and comes back later).

@@ -6,7 +6,10 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from rich.style import Style
-from rich.syntax import PygmentsSyntaxTheme
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from rich.syntax import PygmentsSyntaxTheme
 
 
 @dataclass(frozen=True)
@@ -53,12 +56,19 @@ class RenderTheme:
     def _token_styles(self) -> dict[object, Style]:
         return {}
 
+    @cached_property
+    def _syntax_theme(self) -> PygmentsSyntaxTheme:
+        # Pygments loads with the first highlighted block, not with the screen (start-up time).
+        from rich.syntax import PygmentsSyntaxTheme
+
+        return PygmentsSyntaxTheme("monokai" if self.dark else "friendly")
+
     def token_style(self, token_type: object) -> Style:
         """The foreground of a Pygments token type (the code block keeps its own background)."""
         styles = self._token_styles
         style = styles.get(token_type)
         if style is None:
-            full = PygmentsSyntaxTheme("monokai" if self.dark else "friendly").get_style_for_token(token_type)
+            full = self._syntax_theme.get_style_for_token(token_type)
             style = Style(color=full.color, bold=full.bold, italic=full.italic, underline=full.underline)
             styles[token_type] = style
         return style
