@@ -105,3 +105,28 @@ def test_review_of_bad_input_answers_before_loading_the_ui(project: Path) -> Non
     result = loaded(project, "review", "missing.md")
     assert result["code"] == 2 and "missing.md" in result["err"]
     assert forbidden(result["modules"]) == []
+
+
+def test_command_homes_name_every_subcommand_and_its_module() -> None:
+    """`planview status` builds only the approval module's parsers: the map must match the modules."""
+    import argparse
+    import importlib
+
+    from planview.cli import COMMAND_HOMES, COMMAND_MODULES
+
+    registered = {}
+    for name in COMMAND_MODULES:
+        subparsers = argparse.ArgumentParser().add_subparsers()
+        importlib.import_module(f"planview.commands.{name}").register(subparsers)
+        registered.update(dict.fromkeys(subparsers.choices, name))
+    assert registered == COMMAND_HOMES
+
+
+def test_a_subcommand_alone_parses_and_helps_as_in_the_whole_cli(project: Path) -> None:
+    result = loaded(project, "status", "--help")
+    assert result["code"] == 0 and result["out"].startswith("usage: planview status")
+    assert "planview.commands.review" not in result["modules"]  # only its own module was loaded
+    bad = loaded(project, "status", "--no-such-flag")
+    assert bad["code"] == 2 and "unrecognized arguments: --no-such-flag" in bad["err"]
+    unknown = loaded(project, "no-such-command")
+    assert unknown["code"] == 2 and "invalid choice" in unknown["err"] and "review" in unknown["err"]
