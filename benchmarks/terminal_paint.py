@@ -21,7 +21,8 @@ installed package.
 
 Plans: the samples in plans/ and generated 10,000 and 50,000-line plans (the long sample repeated,
 headings numbered so every section is distinct). Prints min / median per row and the ratios the
-issue's targets name; exit status 1 when a target is missed.
+issue's targets name (judged on the minimums: the machine is shared and noisy); exit status 1
+when a target is missed.
 """
 
 from __future__ import annotations
@@ -249,32 +250,33 @@ def main() -> int:
     for row in table:
         print(f"| {row.label} | {fmt(min(row.times))} | {fmt(statistics.median(row.times))} |")
 
-    def med(row: Row) -> float:
-        return statistics.median(row.times)
-
     by_label = {row.label: row for row in table}
     short_ours = per_plan[0][1]
-    checks: list[tuple[str, float, float]] = []  # (what, ratio, limit) - ratio must be <= limit
+    minimal_row = by_label["minimal Textual app (one Static)"]
+    pass_row = by_label["python -c pass"]
+    checks: list[tuple[str, Row, Row, float]] = []  # (what, row, baseline, limit): row/baseline <= limit
     for label, ours, rich in per_plan:
         if "10,000" in label:
-            checks.append(("10k first screen / 63-line", med(ours) / med(short_ours), 1.3))
-            checks.append(("10k: planview / rich.markdown", med(ours) / med(rich), 1 / 3))
+            checks.append(("10k first screen / 63-line", ours, short_ours, 1.3))
+            checks.append(("10k: planview / rich.markdown", ours, rich, 1 / 3))
         if "50,000" in label:
-            checks.append(("50k first screen / 63-line", med(ours) / med(short_ours), 1.5))
-    minimal_row = by_label["minimal Textual app (one Static)"]
-    checks.append(("63-line / minimal Textual app", med(short_ours) / med(minimal_row), 1.5))
+            checks.append(("50k first screen / 63-line", ours, short_ours, 1.5))
+    checks.append(("63-line / minimal Textual app", short_ours, minimal_row, 1.5))
     for name in ("planview --help", "planview status"):
-        checks.append(
-            (f"{name} / python -c pass", med(by_label[name]) / med(by_label["python -c pass"]), 4.0)
-        )
+        checks.append((f"{name} / python -c pass", by_label[name], pass_row, 4.0))
     print()
-    print("| ratio (medians) | value | target | |")
-    print("|---|---:|---:|---|")
+    print("Ratios of the minimums (the runs least disturbed by other processes; the verdict) and of the")
+    print("medians:")
+    print()
+    print("| ratio | of minimums | of medians | target | |")
+    print("|---|---:|---:|---:|---|")
     failed = 0
-    for what, ratio, limit in checks:
-        ok = ratio <= limit
+    for what, row, base, limit in checks:
+        best = min(row.times) / min(base.times)
+        typical = statistics.median(row.times) / statistics.median(base.times)
+        ok = best <= limit
         failed += not ok
-        print(f"| {what} | {ratio:.2f}x | ≤ {limit:.2f}x | {'ok' if ok else 'MISSED'} |")
+        print(f"| {what} | {best:.2f}x | {typical:.2f}x | ≤ {limit:.2f}x | {'ok' if ok else 'MISSED'} |")
     return 1 if failed else 0
 
 
