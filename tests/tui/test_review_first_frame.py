@@ -247,3 +247,25 @@ async def test_after_first_frame_runs_outside_the_start_up_batch() -> None:
                 break
             await pilot.pause(0.01)
     assert ("after", 0) in seen
+
+
+async def test_a_save_before_the_watcher_starts_is_shown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The watcher starts after the first frame: a save made before it must not wait for the next save."""
+    path = plan_file(tmp_path, "# Plan\n\nfirst version\n")
+    start = screen_module.ReviewScreen._start_watching
+
+    def saved_meanwhile(self) -> None:
+        path.write_text("# Plan\n\nsecond version\n", encoding="utf-8")
+        start(self)
+
+    monkeypatch.setattr(screen_module.ReviewScreen, "_start_watching", saved_meanwhile)
+    app = ReviewApp(path, home=tmp_path / "home", watch=True)
+    async with app.run_test(size=(80, 30)) as pilot:
+        for _ in range(500):
+            if app.review.text == "# Plan\n\nsecond version\n":
+                break
+            await pilot.pause(0.01)
+        assert app.review.text == "# Plan\n\nsecond version\n"
+        assert app.review.body.line_text(2).strip() == "second version"

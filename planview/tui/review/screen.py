@@ -165,8 +165,16 @@ class ReviewScreen(Screen[ReviewDecision]):
             after_first_frame(self, self._start_watching)  # watchfiles' import and thread start wait too
 
     def _start_watching(self) -> None:
-        if self.is_attached and not self._has_decided:
-            self._watch_plan()
+        if not self.is_attached or self._has_decided:
+            return
+        # A save made since the first read would otherwise show only after the next save.
+        try:
+            changed = self.text is not None and read_plan_text(self.plan_path) != self.text
+        except PlanviewError:
+            changed = True  # gone or unreadable now: reload says so
+        if changed:
+            self.reload_from_disk()
+        self._watch_plan()
 
     def _apply_theme(self) -> None:
         app = self.app
