@@ -344,7 +344,7 @@ class Approvals:
             raise EvidenceError(
                 f"approval seq {record.seq} recorded no evidence packet; approve the plan again"
             )
-        if path.exists() and hashlib.sha256(path.read_bytes()).hexdigest() == record.packet_sha256:
+        if path.is_file() and hashlib.sha256(path.read_bytes()).hexdigest() == record.packet_sha256:
             return EvidencePacket.load(path, record.packet_sha256)
         newest = [e.record for e in self.history() if e.record.artifact == record.artifact][-1:]
         is_newest = bool(newest) and newest[0].seq == record.seq

@@ -20,6 +20,7 @@ from planview.approval.channels import shown as shown_channel
 from planview.approval.ledger import Verification
 from planview.approval.records import ApprovalEntry, ApprovalRecord, PlanStatus, history
 from planview.errors import PlanviewError
+from planview.fileguard import read_regular
 
 MAX_MENTIONS = 200
 _BACKTICKED = re.compile(r"`([^`\n]{1,300})`")
@@ -307,10 +308,10 @@ def build_audit(approvals: Approvals) -> AuditReport:
 def _evidence(approvals: Approvals, record: ApprovalRecord) -> Evidence:
     artifact = approvals.artifact_path(record)
     try:
-        sealed = artifact.read_bytes()
+        sealed = read_regular(artifact)  # a FIFO in its place is refused, never read
         artifact_ok = hashlib.sha256(sealed).hexdigest() == record.file_sha256
         text = sealed.decode("utf-8", errors="replace")
-    except OSError:
+    except (OSError, PlanviewError):
         artifact_ok, text = False, ""
     packet_path = artifact.with_suffix(".packet.json")
     try:

@@ -19,6 +19,7 @@ from typing import Any
 
 from planview.approval.errors import EvidenceError
 from planview.approval.ledger import canonical_json
+from planview.errors import PlanviewError
 
 PACKET_SCHEMA = "planview.evidence/1"
 SECTION_LIMIT = 4000  # characters per section body; the artifact has the rest
@@ -86,12 +87,18 @@ class EvidencePacket:
     @classmethod
     def load(cls, path: Path, sha256: str) -> EvidencePacket:
         """Read a saved packet and refuse it unless its bytes hash to `sha256` (from the ledger)."""
+        from planview.fileguard import explain, read_regular
+
         try:
-            raw = path.read_bytes()
+            raw = read_regular(path)  # a FIFO or device in its place is refused, never read
         except FileNotFoundError as exc:
             raise EvidenceError(
                 f"evidence packet {path} is missing; approve the plan again to rebuild it"
             ) from exc
+        except PlanviewError as exc:  # not a regular file
+            raise EvidenceError(str(exc)) from None
+        except OSError as exc:
+            raise EvidenceError(explain(exc, f"read the evidence packet {path}")) from exc
         actual = hashlib.sha256(raw).hexdigest()
         if actual != sha256:
             raise EvidenceError(

@@ -55,13 +55,19 @@ def _canonical_of(data: bytes, where: Path) -> str:
 
 
 def read_artifact(artifacts_dir: Path, artifact: str) -> bytes:
+    from planview.fileguard import NotAFileError, explain, read_regular
+
     path = artifact_path(artifacts_dir, artifact)
     try:
-        return path.read_bytes()
+        return read_regular(path)  # a FIFO or device in its place is refused, never read
     except FileNotFoundError as exc:
         raise ApprovalError(
             f"sealed artifact {path} is missing; the approval cannot be checked - approve the plan again"
         ) from exc
+    except NotAFileError as exc:
+        raise ApprovalError(str(exc)) from None
+    except OSError as exc:
+        raise ApprovalError(explain(exc, f"read the sealed artifact {path}")) from exc
 
 
 def seal(artifacts_dir: Path, data: bytes, canonical_sha256: str) -> SealedArtifact:
@@ -72,7 +78,7 @@ def seal(artifacts_dir: Path, data: bytes, canonical_sha256: str) -> SealedArtif
     path = artifact_path(artifacts_dir, artifact)
     created = False
     if path.exists():
-        data = path.read_bytes()
+        data = read_artifact(artifacts_dir, artifact)
         if _canonical_of(data, path) != canonical_sha256:
             raise ApprovalError(
                 f"sealed artifact {path} was modified after sealing; it no longer matches its id - "

@@ -28,10 +28,12 @@ class ReviewBaselines:
 
     def load(self, plan: Path) -> str | None:
         """The text the last review of `plan` showed, or None when it was never reviewed here."""
-        try:
-            with open(self.path_for(plan), encoding="utf-8", newline="") as handle:
-                return handle.read()
-        except (OSError, UnicodeDecodeError):
+        from planview.errors import PlanviewError
+        from planview.fileguard import read_regular
+
+        try:  # a FIFO or device in its place is ignored, never read
+            return read_regular(self.path_for(plan), 8 * 1024 * 1024, "review baseline").decode("utf-8")
+        except (OSError, UnicodeDecodeError, PlanviewError):
             return None
 
     def save(self, plan: Path, text: str) -> None:

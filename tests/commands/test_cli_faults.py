@@ -198,3 +198,19 @@ def test_hostile_script_and_config_files(project: Path, tmp_path: Path) -> None:
     os.mkfifo(config)
     done = planview(project, "run", "--script", str(tmp_path / "none.jsonl"), "x")
     assert done.returncode == 2 and b"FIFO" in done.stderr
+
+
+def test_a_fifo_in_place_of_the_sealed_artifact_or_packet_never_blocks(approved: Path) -> None:
+    root = approved.parents[2]
+    artifacts = root / ".planview" / "artifacts"
+    (sealed,) = artifacts.glob("*.md")
+    (packet,) = artifacts.glob("*.packet.json")
+    for victim in (packet, sealed):
+        victim.chmod(0o644)
+        victim.unlink()
+        os.mkfifo(victim)
+        approved.write_text(PLAN + "\nchanged\n")  # stale: status compares with the sealed text
+        for args in (("status", str(approved)), ("audit",)):
+            done = planview(root, *args)
+            assert b"Traceback" not in done.stderr, done.stderr.decode()
+            assert done.returncode in (1, 2)
