@@ -417,7 +417,7 @@ print("ready", flush=True)
 n = 0
 while True:
     n += 1
-    store.write("Plan", ("# v%d\\n" % n) + "x" * 100_000, plan_path=target)
+    store.write("Plan", ("# v%d\\n" % n) + "x" * 250_000, plan_path=target)
 """
 
 

@@ -383,7 +383,7 @@ def test_a_full_disk_after_the_ledger_line_keeps_the_approval(
         raise OSError(errno.ENOSPC, "No space left on device")
 
     monkeypatch.setattr(EvidencePacket, "save", no_space)
-    record = approvals.approve(plan, approver="Ada")
+    record = approvals.approve(plan, approver="Ada", channel="test")
     monkeypatch.undo()
     assert approvals.is_current(plan) and approvals.ledger.verify().ok
     assert approvals.packet(record).sha256 == record.packet_sha256  # rebuilt to the recorded hash
@@ -404,6 +404,6 @@ def test_a_full_disk_while_sealing_is_one_typed_error(
 
     monkeypatch.setattr("planview.atomic.atomic_write", no_space)
     with pytest.raises(ApprovalError, match="the disk is full.*nothing was approved"):
-        approvals.approve(plan, approver="Ada")
+        approvals.approve(plan, approver="Ada", channel="test")
     monkeypatch.undo()
     assert not approvals.is_current(plan) and approvals.ledger.last_seq() == 0
