@@ -2,10 +2,11 @@
 
 Sections are matched by title (the preamble only matches the preamble); among
 sections sharing a title, the k-th previous one matches the k-th current one.
-A matched section is unchanged when its lines are equal once review-comment lines
-are removed (both sides), trailing whitespace is dropped from every line and
-trailing blank lines from the section; CRLF and LF compare equal. A heading
-level change counts as a change (the heading line differs).
+A matched section is unchanged when its canonical text (see `canonical`) is equal: review-comment
+lines, task checkbox state (`[ ]`, `[x]`, `[~]`), `[DONE:n]` markers, trailing whitespace and
+trailing blank lines are ignored, CRLF and LF compare equal - the same rule the approval hash
+uses, so ticking steps never reads as an edit. A heading level change counts as a change (the
+heading line differs).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
+from planview.plan.canonical import canonical_text
 from planview.plan.document import Section, parse_plan
 from planview.plan.feedback import strip_feedback
 
@@ -53,11 +55,8 @@ def _key(section: Section) -> tuple[str, bool]:
     return section.title, section.level == 0
 
 
-def _body(section: Section) -> tuple[str, ...]:
-    lines = [line.rstrip() for line in section.text.split("\n")]
-    while lines and not lines[-1]:
-        lines.pop()
-    return tuple(lines)
+def _body(section: Section) -> str:
+    return canonical_text(section.text)
 
 
 def changed_sections(previous: str, current: str) -> SectionDiff:

@@ -74,8 +74,14 @@ def test_leading_whitespace_and_heading_level_do_count():
     assert statuses(BASE, BASE.replace("## Goal", "### Goal"))[1] == ("Goal", "changed")
 
 
-def test_checkbox_flip_is_a_change():
-    assert statuses(BASE, BASE.replace("- [ ] a", "- [x] a"))[2] == ("Steps", "changed")
+def test_ticks_and_progress_markers_are_not_edits():
+    # README: ticking never counts as a change (the canonical hash agrees); the markers read
+    # "1 of 7 sections changed" for ticks alone after an execution.
+    ticked = BASE.replace("- [ ] a", "- [x] a").replace("- [ ] b", "- [~] b [DONE:2]")
+    assert not changed_sections(BASE, ticked).any_changes
+    assert not changed_sections(ticked, BASE).any_changes
+    # ...but a word in the same step still is one
+    assert statuses(BASE, ticked.replace("- [x] a", "- [x] a, then c"))[2] == ("Steps", "changed")
 
 
 def test_preamble_only_matches_a_preamble():

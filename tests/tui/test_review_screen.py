@@ -146,6 +146,18 @@ async def test_title_falls_back_to_the_file_name_without_its_stamp(tmp_path: Pat
         assert app.review.title_text == "migration"
 
 
+async def test_a_plan_whose_only_change_is_ticks_shows_no_markers(tmp_path: Path) -> None:
+    plan = "# Ship\n\n## Goal\n\nShip it.\n\n## Steps\n\n- [ ] one\n- [ ] two\n"
+    path = write(tmp_path, plan.replace("- [ ] one", "- [x] one").replace("- [ ] two", "- [~] two"))
+    ReviewBaselines(tmp_path / "home").save(path, plan)  # the last review saw no ticks
+    app = review_app(path, tmp_path)
+    async with app.run_test(size=(80, 30)) as pilot:
+        await pilot.pause()
+        screen = app.review
+        assert screen.body.changed == frozenset()
+        assert not screen.query_one("#summary").display and "changed" not in screen.summary_text
+
+
 async def test_changed_marker_and_summary_after_a_change_since_the_last_review(tmp_path: Path) -> None:
     path = write(tmp_path, make_plan())
     ReviewBaselines(tmp_path / "home").save(path, make_plan(tweak={2: " (old)", 5: " (old)"}))
