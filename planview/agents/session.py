@@ -122,6 +122,12 @@ class AcpSession(Session):
         self._follow_up: str | None = None  # the next prompt of this turn (feedback, carry out)
         self._fresh_session = False  # open a new agent session (without the limits) for the follow-up
         self._writes = 0
+        if self.resume_notice and self.approval is not None and self.plan_path is not None:
+            # restore() words the notice for planview's own tools; the agent gets the plan itself (_framed)
+            self.resume_notice = (
+                f"The plan {self.relative(self.plan_path)} was approved by {self.approval.approver} "
+                f"({self.approval.artifact}); follow its steps in order."
+            )
 
     # ------------------------------------------------------------------ connection
 
@@ -260,6 +266,12 @@ class AcpSession(Session):
         if stack is not None:
             with contextlib.suppress(Exception):
                 await stack.aclose()
+        # An agent whose own child keeps the pipes open (codex-acp) leaves the transport open after
+        # the agent exits; close it here instead of in the loop's garbage collection.
+        transport = getattr(self._process, "_transport", None)
+        if transport is not None:
+            with contextlib.suppress(Exception):
+                transport.close()
 
     # ------------------------------------------------------------------ the agent's mode
 
@@ -304,6 +316,18 @@ class AcpSession(Session):
                 "(gemini, claude, codex, opencode)"
             )
         await self._set_agent_mode(target)
+
+    def _leave_plan_mode_if_stuck(self) -> None:
+        """After an allowed exit-plan request most agents switch mode themselves; one that stays in its
+        read-only mode is moved out of it, so it can carry out the plan it was just allowed to."""
+
+        async def move() -> None:
+            with contextlib.suppress(PlanviewError):
+                await self._agent_execute_mode()
+
+        if self._conn is not None and self.mode == "execute":
+            task = asyncio.get_running_loop().create_task(move())
+            task.add_done_callback(lambda t: t.cancelled() or t.exception())
 
     async def _agent_execute_mode(self) -> None:
         """Out of the agent's read-only mode when planview is executing (after approval or /plan off)."""
@@ -515,10 +539,10 @@ class AcpSession(Session):
             return self._refuse(state, options, self._plan_refusal(decision.reason))
         if perm.is_exit_plan(state.kind, state.title, self.profile.exit_plan_titles):
             return self._answer(options, perm.ALLOW_KINDS)  # already executing: nothing to review
-        if state.kind in perm.READ_KINDS:
-            return self._answer(
-                options, perm.ALLOW_KINDS
-            )  # reading needs no question, as for planview's own agent
+        with contextlib.suppress(PlanviewError):
+            await self._agent_execute_mode()  # an agent still in its read-only mode after an approval
+        if state.kind in perm.READ_KINDS:  # reading needs no question, as for planview's own agent
+            return self._answer(options, perm.ALLOW_KINDS)
         pinned = self.check_pin()
         if pinned is not None:
             return self._refuse(state, options, pinned, replan=True)
@@ -590,6 +614,8 @@ class AcpSession(Session):
                 self._fresh_session = True
                 self._follow_up = "Carry out the approved plan."
                 self._request_cancel("handoff")
+            else:
+                asyncio.get_running_loop().call_later(MODE_CONFIRM_TIMEOUT, self._leave_plan_mode_if_stuck)
             return self._answer(options, perm.ALLOW_KINDS)
         if self.ui is None:
             state.refused = f"waiting for approval: planview approve {self.relative(path)}"

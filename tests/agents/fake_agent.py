@@ -11,6 +11,7 @@ Scenarios (each is one of the "fake agents" the tests and `planview run --agent`
                an allow it switches itself to "default" and edits done.txt through fs/write_text_file
   no-plan      offers only "code" and "yolo" modes (no read-only mode)
   stream       streams chunks for a long time until session/cancel; a pending permission meanwhile
+  exit-stay    switch-mode, but it does not leave its plan mode itself after the allow
   slow-edit    switch-mode, but after the allow it waits for a file named `go` before it edits
   rows         one reply with a read tool call, a diff edit call and a failed call (for transcript rows)
   needs-auth   session/new answers "authentication required" until authenticate(fake-key) was called;
@@ -269,10 +270,11 @@ class FakeAgent(Agent):
             outcome = answer.outcome.model_dump(by_alias=True)
             log({"event": "exit-plan-answer", "outcome": outcome})
             if outcome.get("outcome") == "selected" and outcome.get("optionId") in ("default", "acceptEdits"):
-                self.mode = outcome["optionId"]
-                await self.conn.session_update(
-                    session_id=self.session_id, update=update_current_mode(self.mode)
-                )
+                if self.scenario != "exit-stay":  # exit-stay: an agent that leaves its mode to the client
+                    self.mode = outcome["optionId"]
+                    await self.conn.session_update(
+                        session_id=self.session_id, update=update_current_mode(self.mode)
+                    )
                 await self.conn.session_update(
                     session_id=self.session_id, update=update_tool_call("toolu_plan", status="completed")
                 )
@@ -291,6 +293,11 @@ class FakeAgent(Agent):
 
     async def turn_slow_edit(self, text: str) -> str:
         return await self.turn_switch_mode(text)
+
+    async def turn_exit_stay(self, text: str) -> str:
+        result = await self.turn_switch_mode(text)
+        log({"event": "mode-at-end", "mode": self.mode})
+        return result
 
     async def _edit(self) -> None:
         if self.scenario == "slow-edit":

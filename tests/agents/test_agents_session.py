@@ -380,3 +380,30 @@ async def test_session_wide_hard_limits_plan_in_one_session_and_execute_in_a_fre
     assert agent_log.find(event="exit-plan-answer")[0]["outcome"]["optionId"] == "default"
     assert (project / "done.txt").read_text() == "hello\n"  # written by the unlimited session
     assert rec.ended.reason == "done"
+
+
+async def test_an_agent_that_stays_in_plan_mode_after_the_allow_is_moved_out(
+    project: Path, agent_log: Any
+) -> None:
+    rec = Recorder()
+    await run_turn(make(project, "exit-stay", rec, plan_mode=True, ui=ReviewUI()))
+    assert [r["mode"] for r in agent_log.find(method="session/set_mode")] == ["plan", "default"]
+    assert agent_log.find(event="mode-at-end") == [{"event": "mode-at-end", "mode": "default"}]
+
+
+async def test_a_plan_written_to_a_file_is_reviewed_at_the_end_of_the_turn_and_carried_out(
+    project: Path, agent_log: Any
+) -> None:
+    """The route for agents without an exit-plan request: approval switches the agent out of its plan
+    mode and sends it on with the plan."""
+    rec = Recorder()
+    ui = ReviewUI()
+    session = make(project, "fs-write", rec, plan_mode=True, ui=ui)
+    await run_turn(session)
+    assert ui.reviews and ui.reviews[0].plan_path.name == "fake-plan.md"
+    assert session.mode == "execute" and session.approval is not None
+    assert [r["mode"] for r in agent_log.find(method="session/set_mode")] == ["plan", "default"]
+    prompts = agent_log.find(method="session/prompt")
+    assert len(prompts) == 2 and prompts[1]["text"].startswith(
+        "The user approved the plan .planview/plans/fake-plan.md"
+    )
