@@ -25,7 +25,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from acp import PROTOCOL_VERSION, RequestError, spawn_agent_process, text_block
+from acp import RequestError
 from acp.schema import (
     AllowedOutcome,
     DeniedOutcome,
@@ -36,8 +36,9 @@ from acp.schema import (
 
 from planview.agents import permissions as perm
 from planview.agents.breach import BreachWatcher, diff_of
-from planview.agents.client import PlanviewClient, capabilities, client_info
-from planview.agents.errors import AgentError, AgentStartError, PlanModeUnavailableError
+from planview.agents.client import PlanviewClient
+from planview.agents.connection import AgentConnection
+from planview.agents.errors import AgentError, PlanModeUnavailableError
 from planview.agents.modes import AgentModes, ModeTarget, current_from_update
 from planview.agents.profiles import AgentProfile, agent_spec
 from planview.agents.translate import Translator, content_text, todos_from_plan
@@ -50,11 +51,9 @@ from planview.session.conversation import AssistantMessage, UserMessage
 from planview.session.events import ErrorEvent, ToolFinished, ToolStarted
 from planview.session.session import Session
 
-START_TIMEOUT = 60.0  # initialize + session/new (an agent may fetch its models first)
 MODE_CONFIRM_TIMEOUT = 1.0  # how long a set_mode waits for the agent's mode update
 CANCEL_GRACE = 5.0  # after session/cancel, how long the agent has to end the turn itself
 PLAN_READ_CAP = 1_000_000  # bytes of a plan file an agent names outside the project
-STDERR_TAIL = 12
 
 CANCELLED = RequestPermissionResponse(outcome=DeniedOutcome(outcome="cancelled"))
 
@@ -95,18 +94,16 @@ class AcpSession(Session):
         super().__init__(provider=AgentProvider(profile, spec or profile.name), **kwargs)
         self.profile = profile
         self.stderr_path = self.home / "logs" / f"{self.id}.agent.log"
-        self._stack: contextlib.AsyncExitStack | None = None
-        self._conn: Any = None
-        self._process: Any = None
         self._session_ids: set[str] = set()
-        self._client = PlanviewClient(self, self._session_ids)
+        self._agent = AgentConnection(
+            profile, self.project_root, self.stderr_path, PlanviewClient(self, self._session_ids)
+        )
         self._agent_session: str | None = None
         self._limited = False  # the agent session was opened with the plan-only hard limits
         self._fresh = True  # the agent session has seen no prompt yet
         self.agent_modes = AgentModes(None, ())
         self.agent_mode: str | None = None
         self._mode_event = asyncio.Event()
-        self.init_response: Any = None
         self._translator = Translator(self._emit, self.project_root)
         self._waiting: set[asyncio.Task[Any]] = set()  # permission answers awaiting the user
         self._cancel_requested = False
@@ -131,116 +128,17 @@ class AcpSession(Session):
 
     # ------------------------------------------------------------------ connection
 
+    @property
+    def init_response(self) -> Any:
+        return self._agent.init_response
+
     async def connect(self) -> None:
-        """Start the agent, initialize and open an ACP session (once; later calls return at once)."""
-        if self._conn is not None:
-            return
-        self.stderr_path.parent.mkdir(parents=True, exist_ok=True)
-        stack = contextlib.AsyncExitStack()
-        log = stack.enter_context(open(self.stderr_path, "ab"))
-        env = {**os.environ, **self.profile.env}
-        program, *args = self.profile.argv
-        try:
-            conn, process = await stack.enter_async_context(
-                spawn_agent_process(
-                    self._client,
-                    program,
-                    *args,
-                    env=env,
-                    cwd=self.project_root,
-                    transport_kwargs={"stderr": log.fileno(), "limit": 50 * 1024 * 1024},
-                )
-            )
-        except OSError as exc:
-            await stack.aclose()
-            raise AgentStartError(
-                f"could not start {self.profile.short_name} ({program}): {exc.strerror or exc}"
-            ) from exc
-        self._stack, self._conn, self._process = stack, conn, process
-        try:
-            self.init_response = await self._request(
-                conn.initialize(
-                    protocol_version=PROTOCOL_VERSION,
-                    client_capabilities=capabilities(),
-                    client_info=client_info(),
-                ),
-                "initialize",
-            )
-        except BaseException:
-            await self.close()
-            raise
-
-    async def _request(self, call: Any, what: str, timeout: float = START_TIMEOUT) -> Any:
-        """One request to the agent; a dead or silent agent becomes AgentStartError naming its log."""
-        try:
-            return await asyncio.wait_for(call, timeout)
-        except TimeoutError:
-            raise AgentStartError(
-                f"{self.profile.short_name} did not answer {what} within {timeout:.0f} s{self._stderr_hint()}"
-            ) from None
-        except RequestError as exc:
-            raise AgentStartError(self._request_error(what, exc)) from None
-        except (ConnectionError, EOFError, BrokenPipeError) as exc:
-            raise AgentStartError(
-                f"{self.profile.short_name} stopped before answering {what} ({exc}){self._stderr_hint()}"
-            ) from None
-
-    def _request_error(self, what: str, exc: RequestError) -> str:
-        if exc.code == -32000:
-            methods = getattr(self.init_response, "auth_methods", None) or []
-            names = ", ".join(getattr(m, "name", None) or m.id for m in methods) or "its own login"
-            return (
-                f"{self.profile.short_name} needs you to sign in first ({names}): run it once in a terminal "
-                f"({self.profile.argv[0]}) and log in, then start planview again"
-            )
-        detail = f": {exc.data}" if exc.data else ""
-        return f"{self.profile.short_name} refused {what} ({exc}{detail}){self._stderr_hint()}"
-
-    async def _authenticate_from_env(self) -> bool:
-        """An agent that wants a key it can read from the environment (codex: OPENAI_API_KEY) is told
-        to use it; planview never reads or passes the key itself."""
-        for method in getattr(self.init_response, "auth_methods", None) or []:
-            needed = [v.name for v in getattr(method, "vars", None) or [] if not v.optional]
-            if (
-                getattr(method, "type", None) == "env_var"
-                and needed
-                and all(os.environ.get(n) for n in needed)
-            ):
-                try:
-                    await self._request(self._conn.authenticate(method_id=method.id), "authenticate")
-                except AgentStartError:
-                    return False
-                return True
-        return False
-
-    def _stderr_hint(self) -> str:
-        try:
-            tail = (
-                self.stderr_path.read_text(encoding="utf-8", errors="replace")
-                .strip()
-                .splitlines()[-STDERR_TAIL:]
-            )
-        except OSError:
-            tail = []
-        last = f"; its last words: {tail[-1][:200]}" if tail else ""
-        return f" (stderr in {self.stderr_path}{last})"
+        """Start the agent and initialize (once; later calls return at once)."""
+        if not self._agent.open:
+            await self._agent.start()
 
     async def _open_agent_session(self, limited: bool) -> None:
-        meta = dict(self.profile.session_meta) if limited else {}
-
-        def new_session() -> Any:
-            return self._conn.new_session(cwd=str(self.project_root), mcp_servers=[], **meta)
-
-        try:
-            response = await asyncio.wait_for(new_session(), START_TIMEOUT)
-        except RequestError as exc:
-            if exc.code != -32000 or not await self._authenticate_from_env():
-                raise AgentStartError(self._request_error("session/new", exc)) from None
-            response = await self._request(new_session(), "session/new")
-        except TimeoutError:
-            raise AgentStartError(
-                f"{self.profile.short_name} did not answer session/new within {START_TIMEOUT:.0f} s{self._stderr_hint()}"
-            ) from None
+        response = await self._agent.new_session(dict(self.profile.session_meta) if limited else {})
         self._agent_session = response.session_id
         self._session_ids.add(response.session_id)
         self._limited, self._fresh = limited, True
@@ -258,20 +156,11 @@ class AcpSession(Session):
         """planview's MCP servers serve planview's own agent; an ACP agent brings its own."""
 
     async def close(self) -> None:
-        """Stop the watcher and the agent process (stdin closed first, then terminate, then kill)."""
+        """Stop the MCP servers, the watcher and the agent process."""
         await super().close()
         if self._watcher is not None:
             await self._watcher.stop()
-        stack, self._stack, self._conn = self._stack, None, None
-        if stack is not None:
-            with contextlib.suppress(Exception):
-                await stack.aclose()
-        # An agent whose own child keeps the pipes open (codex-acp) leaves the transport open after
-        # the agent exits; close it here instead of in the loop's garbage collection.
-        transport = getattr(self._process, "_transport", None)
-        if transport is not None:
-            with contextlib.suppress(Exception):
-                transport.close()
+        await self._agent.close()
 
     # ------------------------------------------------------------------ the agent's mode
 
@@ -282,20 +171,14 @@ class AcpSession(Session):
         assert self._agent_session is not None
         self._mode_event.clear()
         if target.via == "config":
-            response = await self._request(
-                self._conn.set_config_option(
-                    config_id=target.config_id, session_id=self._agent_session, value=target.value
-                ),
-                "session/set_config_option",
+            response = await self._agent.set_config_option(
+                self._agent_session, target.config_id, target.value
             )
             reported = AgentModes.from_response(None, getattr(response, "config_options", None)).current
             if reported is not None:
                 self.agent_mode = reported
         else:
-            await self._request(
-                self._conn.set_session_mode(mode_id=target.value, session_id=self._agent_session),
-                "session/set_mode",
-            )
+            await self._agent.set_mode(self._agent_session, target.value)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._mode_event.wait(), MODE_CONFIRM_TIMEOUT)
             if not self._mode_event.is_set():
@@ -325,7 +208,7 @@ class AcpSession(Session):
             with contextlib.suppress(PlanviewError):
                 await self._agent_execute_mode()
 
-        if self._conn is not None and self.mode == "execute":
+        if self._agent.open and self.mode == "execute":
             task = asyncio.get_running_loop().create_task(move())
             task.add_done_callback(lambda t: t.cancelled() or t.exception())
 
@@ -389,7 +272,7 @@ class AcpSession(Session):
         message = self._framed(text)
         self._fresh = False
         assert self._agent_session is not None
-        response = await self._conn.prompt(session_id=self._agent_session, prompt=[text_block(message)])
+        response = await self._agent.prompt(self._agent_session, message)
         reason = "cancelled" if self._cancel_requested else response.stop_reason
         if self._watcher is not None:
             await self._watcher.stop()
@@ -451,14 +334,8 @@ class AcpSession(Session):
         if why in ("user", "breach"):
             for task in list(self._waiting):
                 task.cancel()
-        if self._conn is not None and self._agent_session is not None:
-            conn, session_id = self._conn, self._agent_session
-
-            def send() -> None:
-                task = loop.create_task(conn.cancel(session_id=session_id))
-                task.add_done_callback(lambda t: t.cancelled() or t.exception())
-
-            loop.call_soon(send)  # after the permission answer that asked for it, when there is one
+        if self._agent_session is not None:
+            self._agent.cancel_soon(self._agent_session)  # after the permission answer that asked for it
         if self._hard_cancel is None:
             self._hard_cancel = loop.call_later(CANCEL_GRACE, self._force_stop)
 
