@@ -119,11 +119,13 @@ class AcpSession(Session):
         self._follow_up: str | None = None  # the next prompt of this turn (feedback, carry out)
         self._fresh_session = False  # open a new agent session (without the limits) for the follow-up
         self._writes = 0
-        if self.resume_notice and self.approval is not None and self.plan_path is not None:
-            # restore() words the notice for planview's own tools; the agent gets the plan itself (_framed)
-            self.resume_notice = (
-                f"The plan {self.relative(self.plan_path)} was approved by {self.approval.approver} "
-                f"({self.approval.artifact}); follow its steps in order."
+        notice = self.resume_notice
+        if notice is not None and notice.kind == "approved" and self.approval is not None and self.plan_path:
+            # restore() words it for planview's own tools (set_plan_steps); the agent gets the plan (_framed)
+            self.resume_notice = replace(
+                notice,
+                for_model=f"The plan {self.relative(self.plan_path)} was approved by {self.approval.approver} "
+                f"({self.approval.artifact}); follow its steps in order.",
             )
 
     # ------------------------------------------------------------------ connection
