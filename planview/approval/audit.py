@@ -27,6 +27,7 @@ _BACKTICKED = re.compile(r"`([^`\n]{1,300})`")
 _PATHLIKE = re.compile(
     r"(?<![\w/.@-])((?:\.{0,2}/)?(?:[\w@.+-]+/)*[\w@+-][\w@.+-]*(?:\.[A-Za-z0-9]{1,10}|/))"
 )
+_WORD = re.compile(r"[\w.-]*\w")  # a word, file names with dots and dashes included
 _LOCATION = re.compile(r"(?::\d+(?:[-:]\d+)?|#L\d+(?:-L?\d+)?)$")
 
 
@@ -51,6 +52,7 @@ class Evidence:
     status_note: str | None
     git: GitChanges
     mentioned: tuple[str, ...]  # paths in the plan text that exist in the project
+    named: tuple[str, ...] = ()  # changed files the plan names by file name only ("the README")
 
 
 @dataclass(frozen=True)
@@ -105,6 +107,7 @@ class AuditReport:
                     "note": ev.git.note,
                 },
                 "mentioned": list(ev.mentioned),
+                "named": list(ev.named),
                 "changed_not_in_plan": list(_not_in_plan(ev)),
             }
         return data
@@ -185,7 +188,23 @@ def _covers(mentioned: str, touched: str) -> bool:
 
 def _not_in_plan(ev: Evidence) -> tuple[str, ...]:
     touched = sorted(set(ev.git.changed) | set(ev.git.untracked))
-    return tuple(t for t in touched if not any(_covers(m, t) for m in ev.mentioned))
+    return tuple(t for t in touched if t not in ev.named and not any(_covers(m, t) for m in ev.mentioned))
+
+
+def named_files(text: str, files: tuple[str, ...] | list[str]) -> tuple[str, ...]:
+    """The files whose name a plan writes as a word, in any case and with or without its extension.
+
+    A step says "mention it in the README": README.md is in the plan. Names shorter than three
+    characters (`a.c`'s "a") would match ordinary words, so they count only with their extension.
+    """
+    words = {w.lower() for w in _WORD.findall(text)}
+    found = []
+    for path in files:
+        name = path.rstrip("/").rsplit("/", 1)[-1]
+        stem = name.split(".", 1)[0] if not name.startswith(".") else name
+        if name.lower() in words or (len(stem) >= 3 and stem.lower() in words):
+            found.append(path)
+    return tuple(found)
 
 
 def _record_dict(rec: ApprovalRecord) -> dict[str, Any]:
@@ -328,6 +347,7 @@ def _evidence(approvals: Approvals, record: ApprovalRecord) -> Evidence:
             status_note = str(exc)
     else:
         status_note = "unknown: the ledger does not verify"
+    changes = git_changes(approvals.project_root, record.commit)
     return Evidence(
         record=record,
         artifact_path=artifact,
@@ -337,6 +357,7 @@ def _evidence(approvals: Approvals, record: ApprovalRecord) -> Evidence:
         packet_note=packet_note,
         status=status,
         status_note=status_note,
-        git=git_changes(approvals.project_root, record.commit),
+        git=changes,
         mentioned=mentioned_paths(text, approvals.project_root),
+        named=named_files(text, sorted(set(changes.changed) | set(changes.untracked))),
     )

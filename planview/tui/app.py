@@ -16,6 +16,7 @@ from typing import Any
 from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.text import Text
+from textual import events
 from textual.app import App
 from textual.binding import Binding
 
@@ -32,6 +33,24 @@ from planview.tui.messages import ConfirmRequested, ReviewRequested, SessionEven
 from planview.tui.palette import PlanCommands
 from planview.tui.session_screen import SessionScreen
 from planview.tui.styles import stylesheet
+
+EARLY_ENTER = "\x00"  # Enter among the keys typed before the prompt was up
+
+
+def _keep_for_prompt(event: events.Key, early: list[str]) -> bool:
+    """Keep a key typed before the prompt exists; False for keys that act on their own (Ctrl+C)."""
+    # Before the terminal leaves cooked mode it turns Enter into a line feed, which arrives as ctrl+j.
+    if event.key in ("enter", "ctrl+j"):
+        early.append(EARLY_ENTER)
+    elif event.key == "backspace":
+        if early:
+            early.pop()
+    elif event.is_printable and event.character:
+        early.append(event.character)
+    else:
+        return False
+    return True
+
 
 SessionFactory = Callable[[SessionUI, Callable[[Event], None]], SessionView]
 """(ui, on_event) -> the session (planview.session.builder builds the real one)"""
@@ -89,6 +108,9 @@ class PlanviewApp(App):
         root = project_root or (self.session.project_root if self.session is not None else None) or Path.cwd()
         self.project_root = Path(root)
         self.session_screen: SessionScreen | None = None
+        # What is typed before the prompt can take it (the terminal delivers it as soon as the app
+        # starts, before the session screen is up): kept, then put into the prompt.
+        self._early_keys: list[str] | None = []
 
     def get_driver_class(self) -> Any:
         driver = super().get_driver_class()
@@ -126,6 +148,29 @@ class PlanviewApp(App):
         start = getattr(self.session, "start_servers", None)
         if callable(start):
             self.run_worker(start(), group="mcp", exit_on_error=False)
+
+    async def on_event(self, event: events.Event) -> None:
+        early = self._early_keys
+        if early is not None and self.session is not None and isinstance(event, events.Key):
+            if not event.is_forwarded and _keep_for_prompt(event, early):
+                event.stop()
+                return
+        await super().on_event(event)
+
+    def prompt_ready(self) -> None:
+        """The session screen's prompt has focus: type what arrived before it (Enter sends)."""
+        early, self._early_keys = self._early_keys or [], None
+        screen = self.session_screen
+        if not early or screen is None:
+            return
+        text = "".join(early)
+        first, enter, rest = text.partition(EARLY_ENTER)
+        prompt = screen.prompt
+        prompt.move_cursor(prompt.document.end)
+        prompt.insert(first)
+        if enter:
+            prompt.submit()
+            prompt.insert(rest.replace(EARLY_ENTER, "\n"))
 
     def _on_session_event(self, event: Event) -> None:
         self.post_message(SessionEventMessage(event))

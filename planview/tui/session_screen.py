@@ -115,10 +115,16 @@ class SessionScreen(Screen):
             self.prompt.load_text(self.prompt_text)
             self.prompt.move_cursor(self.prompt.document.end)
         self.prompt.focus()
+        self.call_after_refresh(self._prompt_ready)
         keymap = getattr(self.app, "_keymap", {}) or {}
         key = keymap.get("todos.toggle", "ctrl+t").split(",")[0]
         self.todos.key = self.app.get_key_display(Binding(key, "toggle_todos"))
         self.set_interval(STALE_CHECK_SECONDS, self._check_stale)
+
+    def _prompt_ready(self) -> None:
+        ready = getattr(self.app, "prompt_ready", None)
+        if callable(ready):
+            ready()
 
     @property
     def transcript(self) -> Transcript:

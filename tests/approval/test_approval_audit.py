@@ -57,3 +57,12 @@ def test_audit_reports_a_non_utf8_artifact_whose_packet_is_gone(project: Path) -
     assert report.newest is not None
     assert not report.newest.artifact_ok
     assert not report.newest.packet_ok and "modified after sealing" in (report.newest.packet_note or "")
+
+
+def test_audit_counts_a_file_named_in_the_plan_as_mentioned() -> None:
+    from planview.approval.audit import named_files
+
+    text = "## Steps\n\n- [ ] Cover shouting with a test and mention it in the README\n- [ ] tidy Makefile\n"
+    files = ["README.md", "docs/readme-old.txt", "Makefile", "src/app.py", "a.c", "tests/x.py"]
+    assert named_files(text, files) == ("README.md", "Makefile")
+    assert named_files("edit a.c and app", files) == ("src/app.py", "a.c")  # short stems need the name

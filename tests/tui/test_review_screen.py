@@ -405,3 +405,19 @@ async def test_f_shows_and_folds_the_front_matter(tmp_path: Path) -> None:
         await pilot.press("f")
         await pilot.pause()
         assert top_text(screen).startswith("⋯ front matter")
+
+
+async def test_prose_keeps_a_reading_measure_on_a_wide_terminal(tmp_path: Path) -> None:
+    from planview.tui.review.body import READING_MEASURE
+
+    words = " ".join(f"word{i}" for i in range(200))
+    app = review_app(write(tmp_path, f"# Plan\n\n{words}\n\n## Steps\n\n- [ ] {words}\n"), tmp_path)
+    async with app.run_test(size=(200, 50)) as pilot:
+        await pilot.pause()
+        body = app.review.body
+        widths = [len(body.line_text(i).rstrip()) for i in range(body.total_lines)]
+        assert max(widths) <= READING_MEASURE < 190  # it ran to ~190 characters
+        assert max(widths) > READING_MEASURE - 10  # and still uses the measure
+        await pilot.resize_terminal(60, 30)
+        await pilot.pause()
+        assert max(len(body.line_text(i).rstrip()) for i in range(body.total_lines)) <= 60

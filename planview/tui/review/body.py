@@ -92,6 +92,9 @@ def theme_from_variables(name: str, dark: bool, variables: dict[str, str]) -> Re
     )
 
 
+READING_MEASURE = 100  # the widest a plan's lines are laid out, in cells
+
+
 class PlanBody(ScrollView, can_focus=True):
     """Shows a PlanDocument; the screen drives it and reads its position."""
 
@@ -266,7 +269,9 @@ class PlanBody(ScrollView, can_focus=True):
         self.refresh()
 
     def _render_width(self) -> int:
-        return max(1, self.scrollable_content_region.width - GUTTER)
+        # Prose is laid out no wider than a reading measure (at 200 columns it ran ~190 characters);
+        # the browser review caps its column the same way.
+        return max(1, min(self.scrollable_content_region.width - GUTTER, READING_MEASURE))
 
     def on_resize(self) -> None:
         width = self._render_width()
