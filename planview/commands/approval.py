@@ -6,6 +6,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from planview.invocation import planview_command
 from planview.textsafe import json_for_terminal
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: start-up stays short
@@ -152,9 +153,9 @@ def run_status(args: argparse.Namespace) -> int:
             lines.extend(f"    - {name}" for name in status.changed_sections)
         else:
             lines.append(f"  {status.detail}")
-        lines.append(f"  approve it again: planview approve {_quote(store.relative(path))}")
+        lines.append(f"  approve it again: {planview_command()} approve {_quote(store.relative(path))}")
     else:
-        lines.append(f"  approve it: planview approve {_quote(store.relative(path))}")
+        lines.append(f"  approve it: {planview_command()} approve {_quote(store.relative(path))}")
     print(_for_terminal("\n".join(lines)))
     return status.exit_code
 

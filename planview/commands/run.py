@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from planview.errors import PlanviewError
+from planview.invocation import planview_command
 from planview.textsafe import json_for_terminal
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: start-up stays short
@@ -229,8 +230,8 @@ class JsonPrinter(EventPrinter):
             {
                 "type": "awaiting_approval",
                 "plan": plan,
-                "approve": f"planview approve {plan}",
-                "resume": f"planview run --resume {session_id}",
+                "approve": f"{planview_command()} approve {plan}",
+                "resume": f"{planview_command()} run --resume {session_id}",
             }
         )
 
@@ -311,8 +312,9 @@ class TextPrinter(EventPrinter):
     def awaiting_approval(self, plan: str, session_id: str) -> None:
         self._row("")
         self._row(f"Plan ready for review: {plan}")
-        self._row(f"Approve it with:   planview approve {plan}")
-        self._row(f"Then continue:     planview run --resume {session_id}")
+        planview = planview_command()  # the words that run this planview, as it was started
+        self._row(f"Approve it with:   {planview} approve {plan}")
+        self._row(f"Then continue:     {planview} run --resume {session_id}")
 
 
 def _summary(text: str, width: int = 160) -> str:

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from planview.cli import main
+from planview.invocation import planview_command
 
 
 def run(*argv: str) -> int:
@@ -29,7 +30,7 @@ def test_switch_mode_agent_hands_off_to_planview_approve_then_resumes(
         "planview run · ACP: python fake_agent.py --scenario switch-mode · plan mode"
     )
     assert f"✗ waiting for approval: planview approve {rel}" in out
-    assert f"Approve it with:   planview approve {rel}" in out
+    assert f"Approve it with:   {planview_command()} approve {rel}" in out
     session_id = out.split("planview run --resume ")[-1].split()[0]
     assert agent_log.find(event="exit-plan-answer")[0]["outcome"]["optionId"] == "plan"  # not approved here
     assert not (project / "done.txt").exists()
@@ -57,7 +58,7 @@ def test_fs_write_agent_is_refused_and_its_plan_file_goes_to_review(
     assert run("--plan", "--agent", agent_cmd("fs-write"), "plan it") == 0
     out = capsys.readouterr().out
     assert "▸ write src.txt" in out and "✗ plan mode is read-only: src.txt was not written" in out
-    assert "Approve it with:   planview approve .planview/plans/fake-plan.md" in out
+    assert f"Approve it with:   {planview_command()} approve .planview/plans/fake-plan.md" in out
     assert not (project / "src.txt").exists()
 
 

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from planview.cli import main
+from planview.invocation import planview_command
 
 pytest.importorskip("mcp", reason="the MCP tests need the mcp extra: pip install -e '.[test]'")
 
@@ -78,7 +79,7 @@ def test_plan_mode_then_approval_then_a_changed_plan(
 
     plan = next((project / ".planview" / "plans").glob("*.md"))
     rel = plan.relative_to(project).as_posix()
-    assert f"Approve it with:   planview approve {rel}" in out
+    assert f"Approve it with:   {planview_command()} approve {rel}" in out
     code, _, err = run(capsys, "approve", rel)  # exactly as printed
     assert code == 0, err
 

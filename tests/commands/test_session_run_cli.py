@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from planview.cli import main
+from planview.invocation import planview_command
 
 PLAN = "# Hello\n\n## Steps\n\n- [ ] Create hello.txt\n"
 
@@ -42,7 +43,7 @@ def test_plan_then_approve_then_resume(
     plan = next((project / ".planview" / "plans").glob("*.md"))
     rel = plan.relative_to(project).as_posix()
     assert "▸ write hello.txt" in out and "✗ Refused:" in out
-    assert f"Approve it with:   planview approve {rel}" in out
+    assert f"Approve it with:   {planview_command()} approve {rel}" in out
     assert "planview run --resume" in out
     assert not (project / "hello.txt").exists()
 
@@ -87,7 +88,7 @@ def test_no_ui_review_in_json_names_the_commands(
     assert main(["run", "--plan", "--json", "--script", str(demo), "plan"]) == 0
     last = json.loads(capsys.readouterr().out.splitlines()[-1])
     assert last["type"] == "awaiting_approval" and last["approve"].startswith(
-        "planview approve .planview/plans/"
+        f"{planview_command()} approve .planview/plans/"  # the running planview, so it runs as printed
     )
 
 

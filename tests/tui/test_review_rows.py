@@ -40,3 +40,12 @@ def test_hint_row_is_hints_text_with_theme_colours() -> None:
     styles = {row.plain[s.start : s.end]: s.style for s in row.spans}
     assert Style.parse(styles["a"]).color.name == "#00ff00"
     assert Style.parse(styles["r"]).color.name == "#0000ff"
+
+
+def test_summary_gives_way_at_narrow_widths() -> None:
+    text = "2 of 8 sections changed since your last review"
+    assert rows.fit_summary(text, 80) == text
+    assert rows.fit_summary(text, 38) == "2 of 8 sections changed"  # at 40 columns it was cut mid-phrase
+    assert rows.fit_summary(text, 12) == "2 of 8 sect…"
+    both = "1 of 3 sections changed since your last review · 1 section removed"
+    assert rows.fit_summary(both, 50) == "1 of 3 sections changed · 1 section removed"

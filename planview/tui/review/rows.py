@@ -17,6 +17,14 @@ _CHANGED = "· changed"
 _HINT_STYLES = {"a": "bold $success", "r": "bold $accent"}  # the two decisions stand out
 
 
+def fit_summary(text: str, width: int) -> str:
+    """The summary within `width`: "since your last review" goes first, then the count is cut with …."""
+    if len(text) <= width:
+        return text
+    short = text.replace(" since your last review", "")
+    return short if len(short) <= width else fit_cells(short, width)
+
+
 def summary_text(diff: SectionDiff, total: int) -> str:
     """ "2 of 7 sections changed since your last review · 1 section removed" ("" when none did)."""
     parts = []

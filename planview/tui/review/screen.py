@@ -480,7 +480,7 @@ class ReviewScreen(Screen[ReviewDecision]):
         width = self._row_width()
         self.query_one("#title", Static).update(rows.title_row(self.title_text, self._display_path(), width))
         summary = self.query_one("#summary", Static)
-        summary.update(Text(self.summary_text, no_wrap=True, overflow="ellipsis"))
+        summary.update(Text(rows.fit_summary(self.summary_text, width), no_wrap=True, overflow="ellipsis"))
         summary.display = bool(self.summary_text)
         self._update_position()
         self.query_one("#hints", Static).update(rows.hint_row(self.hint_list, width, self._variables))
