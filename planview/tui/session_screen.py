@@ -29,6 +29,13 @@ from planview.tui.widgets.todos import TodoPanel
 from planview.tui.widgets.transcript import Transcript
 
 STALE_CHECK_SECONDS = 1.5
+# The prompt's placeholder, longest first: the longest that fits is shown (whole, never cut).
+PLACEHOLDERS = (
+    "Ask the agent…  (/help for commands, Enter sends, Ctrl+J newline)",
+    "Ask the agent…  (/help, Enter sends, Ctrl+J newline)",
+    "Ask the agent…  (/help for commands)",
+    "Ask the agent…",
+)
 # What the user's own toggle means, added to the runtime's "plan mode on/off" note.
 MODE_NOTES = {
     "plan": " — the agent can only read; the one thing it may write is its plan",
@@ -84,9 +91,7 @@ class SessionScreen(Screen):
             yield TodoPanel(id="todos")
         with Vertical(id="input"):
             yield BusyIndicator(id="busy")
-            yield PromptInput(
-                id="prompt", placeholder="Ask the agent…  (/help for commands, Enter sends, Ctrl+J newline)"
-            )
+            yield PromptInput(id="prompt", placeholder=PLACEHOLDERS[0])
         yield StatusBar(provider=self._provider_label(), project=short_path(self.project_root), id="status")
         yield Footer()
 
@@ -342,6 +347,11 @@ class SessionScreen(Screen):
 
     def on_resize(self) -> None:
         self.todos.fit(self.size.width)
+        # Below 60 columns the palette's key wrapped into the other hints ("^p palet te"); it is
+        # still on Ctrl+P, and /help lists it.
+        self.query_one(Footer).show_command_palette = self.size.width >= 60
+        room = self.size.width - 2  # the prompt's padding
+        self.prompt.placeholder = next((p for p in PLACEHOLDERS if len(p) <= room), PLACEHOLDERS[-1])
 
     def action_toggle_todos(self) -> None:
         if not self.todos.toggle_open():

@@ -70,3 +70,15 @@ async def test_at_40_columns_the_panel_is_one_line_and_ctrl_t_opens_it(project: 
         await pilot.resize_terminal(120, 36)
         await pilot.pause()
         assert not todos.collapsed and todos.outer_size.width == FULL_WIDTH
+
+
+@pytest.mark.parametrize("width", [40, 60, 80, 120])
+async def test_the_footer_and_placeholder_fit_without_cut_words(project: Path, width: int) -> None:
+    from textual.widgets import Footer
+
+    app, _ = scripted_app(project, [{"text": "hi"}])
+    async with app.run_test(size=(width, 20)) as pilot:
+        await pilot.pause()
+        screen = app.session_screen
+        assert len(str(screen.prompt.placeholder)) <= width - 2
+        assert screen.query_one(Footer).show_command_palette == (width >= 60)
