@@ -19,10 +19,12 @@ from pathlib import Path
 _START_DIR = os.getcwd()
 
 
-def planview_command(argv0: str | None = None, *, path: str | None = None) -> str:
+def planview_command(argv0: str | None = None, *, path: str | None = None, here: bool = False) -> str:
     """The shell words that run this planview (`planview`, `/abs/.venv/bin/planview`, `… -m planview`).
 
-    `argv0` defaults to sys.argv[0]; `path` to $PATH (both seams for tests).
+    `here`: the command is for the folder planview runs in (not after a `cd`), so a program below
+    it may be named relative to it (`.venv/bin/planview`). `argv0` defaults to sys.argv[0]; `path`
+    to $PATH (both seams for tests).
     """
     argv0 = sys.argv[0] if argv0 is None else argv0
     module = f"{shlex.quote(sys.executable)} -m planview"
@@ -34,6 +36,10 @@ def planview_command(argv0: str | None = None, *, path: str | None = None) -> st
     program = Path(_START_DIR, argv0).absolute()
     if on_path and _same_file(Path(on_path), program):
         return "planview"
+    if here and program.is_relative_to(Path.cwd()):
+        rest = str(program.relative_to(Path.cwd()))
+        if shlex.quote(rest) == rest:
+            return rest if os.sep in rest else f".{os.sep}{rest}"
     try:  # ~/… is shorter and the shell expands it, as long as nothing after it needs quoting
         rest = str(program.relative_to(Path.home()))
         if shlex.quote(rest) == rest:

@@ -50,3 +50,11 @@ def test_python_dash_m_and_unknown_programs_run_the_module() -> None:
     assert planview_command(str(Path("planview") / "__main__.py")) == module
     assert planview_command("/usr/bin/pytest") == module
     assert planview_command("", path=os.defpath) == module
+
+
+def test_here_names_a_program_below_the_current_folder_relatively(tmp_path: Path, monkeypatch) -> None:
+    program = fake_planview(tmp_path / "proj" / ".venv" / "bin")
+    monkeypatch.chdir(tmp_path / "proj")
+    monkeypatch.setattr(invocation, "_START_DIR", str(tmp_path / "proj"))
+    assert planview_command(str(program), path="", here=True) == ".venv/bin/planview"
+    assert planview_command(str(program), path="") == shlex.quote(str(program))  # after a cd: absolute

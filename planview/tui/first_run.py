@@ -84,7 +84,7 @@ def _code(line: str, indent: int = 4) -> RenderableType:
 def first_run_page(
     user_config: Path, project_config: Path | None = None, planview: str | None = None
 ) -> Group:
-    planview = planview or planview_command()
+    planview = planview or planview_command(here=True)  # read and run in this folder
     rows: list[RenderableType] = [
         Text("Welcome to planview", style="bold"),
         Text(""),

@@ -87,7 +87,7 @@ async def test_first_run_page_wraps_whole_words_without_horizontal_scroll(
     from planview.tui import first_run
 
     # Where README's install puts it, run from the project: the case every new user is in.
-    monkeypatch.setattr(first_run, "planview_command", lambda: "~/code/app/.venv/bin/planview")
+    monkeypatch.setattr(first_run, "planview_command", lambda **_: "~/code/app/.venv/bin/planview")
     monkeypatch.chdir(tmp_path)
     user = Path.home() / ".config" / "planview" / "config.toml"
     app = PlanviewApp(None, first_run=(user, tmp_path / ".planview" / "config.toml"))
@@ -106,7 +106,7 @@ async def test_first_run_breaks_a_command_too_long_for_the_width_with_a_mark(
     from planview.tui import first_run
 
     long = "/opt/some/rather/deep/folder/with/tools/.venv/bin/planview"
-    monkeypatch.setattr(first_run, "planview_command", lambda: long)
+    monkeypatch.setattr(first_run, "planview_command", lambda **_: long)
     app = PlanviewApp(None, first_run=(tmp_path / "config.toml", None))
     async with app.run_test(size=(40, 20)) as pilot:
         await pilot.pause()
