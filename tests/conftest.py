@@ -46,3 +46,11 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.delenv("PLANVIEW_HOME", raising=False)
     monkeypatch.chdir(root)
     return root
+
+
+@pytest.fixture(autouse=True)
+def _not_inside_an_agent(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The suite may be run from an agent's shell (Claude Code sets CLAUDECODE=1; planview marks its
+    own tool processes): tests that approve must not inherit that, and tests that check it set it."""
+    monkeypatch.delenv("CLAUDECODE", raising=False)
+    monkeypatch.delenv("PLANVIEW_TOOL_PROCESS", raising=False)

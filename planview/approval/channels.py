@@ -53,5 +53,23 @@ def refuse_tool_process(environ: Mapping[str, str] | None = None) -> None:
         )
 
 
+# Agents planview gates from outside mark their own shells: Claude Code sets CLAUDECODE=1 in its Bash
+# tool. Its hooks inherit the variable too, so this is checked by `planview approve` (a command an
+# agent's shell would run), not by the approval flow that planview's Claude hook itself goes through.
+AGENT_SHELL_ENV: Mapping[str, str] = {"CLAUDECODE": "Claude Code"}
+
+
+def refuse_agent_shell(environ: Mapping[str, str] | None = None) -> None:
+    """ApprovalError when `planview approve` runs inside an agent's own shell (Claude Code's Bash)."""
+    env = os.environ if environ is None else environ
+    for name, agent in AGENT_SHELL_ENV.items():
+        if env.get(name, "").strip() not in ("", "0"):
+            raise ApprovalError(
+                f"approvals come from a person, not from the agent's tools: this shell belongs to {agent} "
+                f"({name} is set). Review the plan where {agent} shows it (planview's review opens on "
+                "ExitPlanMode), or run `planview approve` yourself in your own terminal"
+            )
+
+
 def shown(channel: str | None) -> str:
     return channel or UNKNOWN

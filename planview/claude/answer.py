@@ -32,7 +32,10 @@ class HookAnswer:
 
 
 def _output(event: str, **fields: Any) -> str:
-    return json.dumps({"hookSpecificOutput": {"hookEventName": event, **fields}}, ensure_ascii=True)
+    # Claude Code shows reasons in its terminal: the one JSON writer that escapes what could drive it.
+    from planview.textsafe import json_for_terminal
+
+    return json_for_terminal({"hookSpecificOutput": {"hookEventName": event, **fields}})
 
 
 def allow(reason: str, *, context: str = "", updated_input: Mapping[str, Any] | None = None) -> HookAnswer:

@@ -73,6 +73,21 @@ def _outcome_from_json(text: str) -> ReviewOutcome:
     return ReviewOutcome("keep")
 
 
+def _session_of_pane(tmux: str, pane: str) -> list[str]:
+    """`-t <session>:` for the tmux session Claude's pane is in (new-window takes no pane target)."""
+    if not pane:
+        return []
+    done = subprocess.run(
+        [tmux, "display-message", "-p", "-t", pane, "#{session_id}"],
+        capture_output=True,
+        text=True,
+        timeout=15,
+        stdin=subprocess.DEVNULL,
+    )
+    session = done.stdout.strip()
+    return ["-t", f"{session}:"] if done.returncode == 0 and session.startswith("$") else []
+
+
 def tmux_reviewer(plan: Path, shown_sha256: str, seconds: float) -> ReviewOutcome:
     """The terminal review screen in a new tmux window; waits for it to close (or the deadline)."""
     tmux = shutil.which("tmux")
@@ -85,7 +100,7 @@ def tmux_reviewer(plan: Path, shown_sha256: str, seconds: float) -> ReviewOutcom
 
         review = f"{planview_command()} review {shlex.join([str(plan), '--json', '--channel', CHANNEL])}"
         script = f"{review} > {shlex.quote(str(out))}; {shlex.quote(tmux)} wait-for -S {channel}"
-        target = ["-t", os.environ["TMUX_PANE"]] if os.environ.get("TMUX_PANE") else []
+        target = _session_of_pane(tmux, os.environ.get("TMUX_PANE", ""))
         opened = subprocess.run(
             [tmux, "new-window", *target, "-n", "plan review", "sh", "-c", script],
             capture_output=True,

@@ -68,9 +68,10 @@ def _plan_arg(raw: str, store: Any) -> Path:
 
 
 def run_approve(args: argparse.Namespace) -> int:
-    from planview.approval.channels import approve_command_channel
+    from planview.approval.channels import approve_command_channel, refuse_agent_shell
     from planview.approval.flow import approve
 
+    refuse_agent_shell()
     store, approvals = _open()
     outcome = approve(
         approvals, _plan_arg(args.path, store), channel=approve_command_channel(), approver=args.as_name

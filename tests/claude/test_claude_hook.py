@@ -516,3 +516,23 @@ def test_end_to_end_comments_in_the_browser_come_back_to_claude(project: Path) -
         not (project / ".planview" / "ledger.jsonl").exists()
         or "approved" not in (project / ".planview" / "ledger.jsonl").read_text()
     )
+
+
+def test_planview_approve_from_claudes_shell_is_refused(project: Path, approved: Path) -> None:
+    """The self-approval attempt: Claude edits its approved plan, then runs `planview approve` in Bash."""
+    approved.write_text(PLAN.replace("Say hello", "Say hello and skip the tests"))
+    env = {**os.environ, "CLAUDECODE": "1", "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    done = subprocess.run(
+        [sys.executable, "-m", "planview", "approve", str(approved), "--as", "Alice"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert done.returncode == 2 and "approvals come from a person" in done.stderr
+    assert "Traceback" not in done.stderr
+    ledger = (project / ".planview" / "ledger.jsonl").read_text()
+    assert "Alice" not in ledger
+    answer = ask(_write(project))
+    assert decision(answer) == "deny" and "Goal" in reason(answer)
