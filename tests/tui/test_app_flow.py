@@ -326,6 +326,19 @@ async def test_approve_from_plan_review_hands_over_to_the_agent(project: Path) -
         assert screen.chip.text.endswith(" ✓")
         assert [t.text for t in screen.todos.todos] == ["one", "two"]
         assert "is approved" in user_texts(app)[-1]
+        # Pressing `a` again on the same, unchanged plan says so instead of a new "carry it out" turn.
+        sent, seq = len(user_texts(app)), app.session.approval.seq
+        await submit(pilot, app, "/plan review")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review screen again")
+        await pilot.press("a")
+        await wait_for(pilot, lambda: app.screen is screen, "back on the session screen")
+        await pilot.pause()
+        assert len(user_texts(app)) == sent and provider.position == 3 and not screen.busy
+        assert app.session.approval.seq == seq
+        notices = [n.render().plain for n in screen.transcript.query(NoticeRow)]
+        assert any("already approved and unchanged" in n for n in notices), notices
+        ledger = (project / ".planview" / "ledger.jsonl").read_text().splitlines()
+        assert [json.loads(line)["channel"] for line in ledger] == ["review screen"]
 
 
 async def test_ctrl_c_clears_the_prompt_then_quits(project: Path) -> None:

@@ -12,7 +12,7 @@ from planview.session.conversation import UserMessage
 from planview.session.providers.scripted import ScriptedProvider, parse_script
 from planview.session.session import Session
 from planview.tui.app import PlanviewApp
-from planview.tui.widgets.transcript import AssistantRow, NoticeRow, ToolRow, UserRow
+from planview.tui.widgets.transcript import AssistantRow, NoticeRow, ToolRow, UserRow, _mark
 
 
 @pytest.fixture(autouse=True)
@@ -140,3 +140,47 @@ async def test_theme_from_config_applies_and_an_unknown_one_is_named(project: Pa
     async with app.run_test() as pilot:
         await pilot.pause()
         assert any("no-such-theme" in str(n.message) for n in app._notifications)
+
+
+async def test_a_refused_call_replays_as_refused_and_a_changed_plan_is_named(project: Path) -> None:
+    # The reported bug: after --resume a refused `write` showed as `✓ write x.txt`.
+    from planview.approval.approvals import Approvals
+    from planview.plan.store import PlanStore
+
+    plan = PlanStore.for_cwd().write("Hello", "# Hello\n\n## Goal\n\nSay hi.\n\n## Steps\n\n- [ ] a\n").path
+    Approvals(project / ".planview", project).approve(plan, channel="test")
+    first = Session(
+        project_root=project,
+        provider=provider(
+            [
+                {"tool_calls": [{"name": "write", "arguments": {"path": "x.txt", "content": "x"}}]},
+                {"text": "refused, as expected"},
+            ]
+        ),
+        plan_mode=True,
+    )
+    first.note_plan_path(plan)
+    await first.send("try a write while planning")
+    first.leave_plan_mode()  # the person's toggle: pinned to the current approval
+    assert first.approved
+    plan.write_text(plan.read_text().replace("Say hi.", "Say hello."))  # a word of the Goal
+
+    def factory(ui, on_event):
+        return Session.resume(None, project_root=project, provider=provider([]), ui=ui, on_event=on_event)
+
+    app = PlanviewApp(factory, project_root=project)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        t = app.session_screen.transcript
+        (tool,) = t.query(ToolRow)
+        assert tool.headline == "write x.txt" and tool.refused and tool.error
+        assert _mark(tool.result, tool.refused, tool.error)[0] == "✗"
+        notices = [n.render().plain for n in t.query(NoticeRow)]
+        assert any("changed sections: Goal" in n and "plan mode" in n for n in notices), notices
+        assert app.session.mode == "plan" and not app.session.approved
+    revoked = [
+        json.loads(line)
+        for line in (project / ".planview" / "ledger.jsonl").read_text().splitlines()
+        if '"revoked"' in line
+    ]
+    assert len(revoked) == 1 and revoked[0]["changed_sections"] == ["Goal"]

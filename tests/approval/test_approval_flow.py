@@ -1,0 +1,78 @@
+"""The one approval flow: every UI records a decision the same way, with its own channel."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from planview.approval.approvals import Approvals
+from planview.approval.channels import TOOL_PROCESS_ENV, approve_command_channel, refuse_tool_process
+from planview.approval.errors import ApprovalError
+from planview.approval.flow import record_decision
+from planview.plan.canonical import canonical_sha256
+from planview.plan.decision import Approved, Keep, Refine
+from planview.plan.store import PlanStore
+
+TEXT = "# Ship\n\n## Goal\n\nShip it.\n\n## Steps\n\n- [ ] one\n"
+
+
+@pytest.fixture
+def setup(project: Path) -> tuple[Approvals, Path]:
+    plan = PlanStore.for_cwd().write("Ship", TEXT).path
+    return Approvals(project / ".planview", project), plan
+
+
+def test_each_channel_is_recorded_and_the_decision_returned(setup) -> None:
+    approvals, plan = setup
+    outcome = record_decision(
+        approvals, plan, Approved(str(plan), canonical_sha256(TEXT)), channel="Claude Code"
+    )
+    assert outcome.kind == "approve" and outcome.new and outcome.record is not None
+    assert outcome.record.channel == "Claude Code"
+    again = record_decision(approvals, plan, Approved(str(plan), canonical_sha256(TEXT)), channel="x")
+    assert not again.new and again.record == outcome.record  # the same content: no second event
+    # a decision made on another surface names its own channel (the page `w` opens)
+    plan.write_text(TEXT.replace("Ship it.", "Ship it today."))
+    shown = canonical_sha256(plan.read_text())
+    page = record_decision(
+        approvals, plan, Approved(str(plan), shown, "browser review"), channel="review screen"
+    )
+    assert page.record is not None and page.record.channel == "browser review"
+    events = [json.loads(x) for x in approvals.ledger.path.read_text().splitlines()]
+    assert [e.get("channel") for e in events] == ["Claude Code", "browser review"]
+
+
+def test_refine_and_keep_record_nothing(setup) -> None:
+    approvals, plan = setup
+    assert record_decision(approvals, plan, Refine("split it"), channel="x").feedback == "split it"
+    assert record_decision(approvals, plan, Keep(), channel="x").kind == "keep"
+    assert record_decision(approvals, plan, None, channel="x").kind == "keep"
+    assert not approvals.ledger.path.exists()
+
+
+def test_text_changed_since_shown_or_another_file_is_refused(setup) -> None:
+    approvals, plan = setup
+    shown = canonical_sha256(TEXT)
+    plan.write_text(TEXT + "\n- [ ] and delete prod\n")
+    with pytest.raises(ApprovalError, match="changed after it was shown"):
+        record_decision(approvals, plan, Approved(str(plan), shown), channel="x")
+    with pytest.raises(ApprovalError, match="not"):
+        record_decision(approvals, plan, Approved(str(plan.with_name("other.md")), shown), channel="x")
+    assert not approvals.ledger.path.exists()
+
+
+def test_a_session_tool_process_cannot_approve(setup, monkeypatch: pytest.MonkeyPatch) -> None:
+    approvals, plan = setup
+    monkeypatch.setenv(TOOL_PROCESS_ENV, "20260101-000000-abcd")
+    with pytest.raises(ApprovalError, match="approvals come from a person, not from the agent's tools"):
+        record_decision(approvals, plan, Approved(str(plan), canonical_sha256(TEXT)), channel="x")
+    with pytest.raises(ApprovalError, match="20260101-000000-abcd"):
+        approvals.approve(plan, channel="anything")  # the seal point refuses too, whatever the path
+    assert not approvals.ledger.path.exists()
+    refuse_tool_process({})  # no marker: nothing to refuse
+
+
+def test_planview_approve_without_a_terminal_says_so() -> None:
+    assert approve_command_channel() == "planview approve (no terminal)"  # pytest captures stdio

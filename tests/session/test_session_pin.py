@@ -1,0 +1,62 @@
+"""The exact pin: one approval event, re-hashed only when the plan's (or ledger's) stat changed."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from planview.approval.approvals import Approvals
+from planview.plan.store import PlanStore
+from planview.session.pin import PinCheck
+
+TEXT = "# Ship\n\n## Goal\n\nShip it.\n\n## Steps\n\n- [ ] one\n"
+
+
+@pytest.fixture
+def pinned(project: Path):
+    plan = PlanStore.for_cwd().write("Ship", TEXT).path
+    approvals = Approvals(project / ".planview", project)
+    return approvals, plan, approvals.approve(plan, channel="test")
+
+
+def test_an_unchanged_stat_skips_the_rehash(pinned, monkeypatch: pytest.MonkeyPatch) -> None:
+    approvals, plan, record = pinned
+    check = PinCheck(approvals)
+    calls: list[Path] = []
+    real = approvals.status
+    monkeypatch.setattr(approvals, "status", lambda p: calls.append(p) or real(p))
+    assert check.check(plan, record) is None and len(calls) == 1
+    for _ in range(5):
+        assert check.check(plan, record) is None
+    assert len(calls) == 1  # five mutating calls, no re-read of the plan or the ledger
+    # ticking a step changes the stat: checked again, still the same approval (ticks are not edits)
+    plan.write_text(TEXT.replace("- [ ] one", "- [x] one"))
+    assert check.check(plan, record) is None and len(calls) == 2
+
+
+def test_same_size_same_mtime_rewrite_is_still_caught(pinned) -> None:
+    # An adversary restoring size and mtime: an atomic save gives the file a new inode.
+    approvals, plan, record = pinned
+    check = PinCheck(approvals)
+    assert check.check(plan, record) is None
+    st = os.stat(plan)
+    forged = plan.with_name("forged.tmp")
+    forged.write_text(TEXT.replace("Ship it.", "Ship xx."))  # same length
+    os.utime(forged, ns=(st.st_atime_ns, st.st_mtime_ns))
+    os.replace(forged, plan)
+    broken = check.check(plan, record)
+    assert broken is not None and broken.sections == ("Goal",)
+
+
+def test_another_approval_does_not_repin(pinned) -> None:
+    approvals, plan, record = pinned
+    check = PinCheck(approvals)
+    plan.write_text(TEXT.replace("Ship it.", "Ship it now."))
+    newer = approvals.approve(plan, "Mallory", channel="planview approve (no terminal)")
+    assert newer.seq > record.seq and approvals.is_current(plan)
+    broken = check.check(plan, record)
+    assert broken is not None and broken.sections == ("Goal",)
+    assert "another approval" in broken.detail and "no terminal" in broken.detail
+    assert check.check(plan, newer) is None  # only a session pinned to that event may use it
