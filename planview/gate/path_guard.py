@@ -22,7 +22,15 @@ from urllib.parse import unquote
 
 from planview.gate.calls import show
 
-__all__ = ["MAX_DEPTH", "MAX_NODES", "MAX_VALUE", "is_path_key", "is_path_value", "takes_path"]
+__all__ = [
+    "MAX_DEPTH",
+    "MAX_NODES",
+    "MAX_VALUE",
+    "is_path_key",
+    "is_path_value",
+    "schema_takes_path",
+    "takes_path",
+]
 
 MAX_DEPTH = 24
 MAX_NODES = 5000
@@ -172,4 +180,46 @@ def takes_path(value: Mapping[str, Any]) -> str | None:
         elif isinstance(node, list | tuple):
             for index in range(len(node) - 1, -1, -1):
                 stack.append((node[index], (*trail, index)))
+    return None
+
+
+# Schema keywords whose values the server may use when the model leaves an argument out.
+_SCHEMA_VALUES = ("default", "const", "enum", "examples")
+
+
+def schema_takes_path(schema: Mapping[str, Any] | None) -> str | None:
+    """Like takes_path, for what a tool's input schema declares: a path-named property, or a default
+    (const, enum, example) that is path-shaped. A call that leaves such an argument out still lets
+    the server open a path of its choosing, so the schema is judged as well as the call."""
+    if schema is None:
+        return None
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(schema, ())]
+    nodes = 0
+    while stack:
+        node, trail = stack.pop()
+        nodes += 1
+        if nodes > MAX_NODES or len(trail) > MAX_DEPTH:
+            return "an input schema too large or too deep to check for paths"
+        if not isinstance(node, Mapping):
+            continue
+        values = {key: node[key] for key in _SCHEMA_VALUES if key in node}
+        if values:
+            found = takes_path(values)
+            if found is not None:
+                return f"the schema's {found.removeprefix('the ')}"
+        for keyword in ("properties", "patternProperties", "$defs", "definitions"):
+            children = node.get(keyword)
+            if not isinstance(children, Mapping):
+                continue
+            for name, child in children.items():
+                key = name if isinstance(name, str) else str(name)
+                if keyword == "properties" and is_path_key(key):
+                    return f"the schema's path argument {show(key)} at {_where((*trail, key))}"
+                stack.append((child, (*trail, key)))
+        for keyword in ("items", "additionalProperties", "anyOf", "oneOf", "allOf"):
+            child = node.get(keyword)
+            if isinstance(child, Mapping):
+                stack.append((child, trail))
+            elif isinstance(child, list):
+                stack.extend((entry, trail) for entry in child)
     return None

@@ -32,7 +32,7 @@ from planview.gate.calls import (
     show,
 )
 from planview.gate.git_shell import FILE_TOOLS_HINT, check_git_command
-from planview.gate.path_guard import takes_path
+from planview.gate.path_guard import schema_takes_path, takes_path
 from planview.gate.tool_names import MUTATORS, SHELLS, parts
 
 __all__ = ["READERS", "decide"]
@@ -246,7 +246,7 @@ def _hinted(call: ToolCall, policy: GatePolicy) -> Decision:
             f"{quoted} declares readOnlyHint, but hinted tools are turned off in plan mode by configuration; "
             f"{FILE_TOOLS_HINT}, or {APPROVAL_FIX}",
         )
-    found = takes_path(call.input)
+    found = takes_path(call.input) or schema_takes_path(call.input_schema)
     if found is not None:
         return _deny(
             call,
