@@ -73,6 +73,13 @@ class HomeLayout:
     def session(self, session_id: str) -> Path:
         return self.sessions / f"{session_id}.jsonl"
 
+    @property
+    def logs(self) -> Path:  # <session id>.agent.log: an ACP agent's stderr (planview.agents)
+        return self.root / "logs"
+
+    def agent_log(self, session_id: str) -> Path:
+        return self.logs / f"{session_id}.agent.log"
+
 
 def find_project_root(start: Path | None = None) -> Path | None:
     """The git toplevel containing `start` (default: the current folder), else None."""

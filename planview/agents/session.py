@@ -43,6 +43,7 @@ from planview.agents.modes import AgentModes, ModeTarget, current_from_update
 from planview.agents.profiles import AgentProfile, agent_spec
 from planview.agents.translate import Translator, content_text, todos_from_plan
 from planview.errors import PlanviewError
+from planview.home import HomeLayout
 from planview.plan.canonical import canonical_sha256
 from planview.plan.decision import Approved, Refine
 from planview.plan.steps import extract_steps
@@ -93,7 +94,7 @@ class AcpSession(Session):
     def __init__(self, *, profile: AgentProfile, spec: str | None = None, **kwargs: Any) -> None:
         super().__init__(provider=AgentProvider(profile, spec or profile.name), **kwargs)
         self.profile = profile
-        self.stderr_path = self.home / "logs" / f"{self.id}.agent.log"
+        self.stderr_path = HomeLayout(self.home).agent_log(self.id)
         self._session_ids: set[str] = set()
         self._agent = AgentConnection(
             profile, self.project_root, self.stderr_path, PlanviewClient(self, self._session_ids)
