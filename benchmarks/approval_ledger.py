@@ -74,7 +74,7 @@ def main() -> None:
             plan = home / "plans" / "plan.md"
             plan.write_text("# Plan\n\n## Steps\n- [ ] one\n- [ ] two\n")
             approvals = Approvals(home, root)
-            approvals.approve(plan, approver="bench")
+            approvals.approve(plan, approver="bench", channel="benchmark")
             check = timed(lambda plan=plan, approvals=approvals: approvals.is_current(plan))
             print(
                 f"{size:>6} events ({len(data) / 1e6:.1f} MB): cold verify {cold * 1000:.1f} ms, "

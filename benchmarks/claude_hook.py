@@ -56,7 +56,7 @@ def _project(tmp: Path) -> tuple[Path, bytes]:
     home = root / ".planview"
     text = "# Bench\n\n## Goal\n\nMeasure.\n\n## Steps\n\n- [ ] one\n- [ ] two\n"
     written = PlanStore(home, project_root=root).write("Bench", text)
-    record = Approvals(home, project_root=root).approve(written.path, "Bench")
+    record = Approvals(home, project_root=root).approve(written.path, "Bench", channel="Claude Code")
     st = os.stat(written.path)
     pin = Pin(record.seq, canonical_sha256(text), str(written.path), (st.st_size, st.st_mtime_ns, st.st_ino))
     ClaudeState(home).save(

@@ -72,7 +72,7 @@ async def session_calls(root: Path, calls: int) -> float:
         elapsed = time.perf_counter() - started
     finally:
         await session.close()
-    results = [m for m in session.conversation if m.get("role") == "tool"]
+    results = [m.to_json() for m in session.conversation if type(m).__name__ == "ToolMessage"]
     assert len(results) == calls and all(m["content"].startswith("hello") for m in results), results[:1]
     return elapsed
 

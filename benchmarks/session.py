@@ -107,7 +107,10 @@ async def run_session(session: Session, pin: Path | None) -> float:
         failures.append(e) if getattr(e, "refused", False) or getattr(e, "error", False) else None
     )
     if pin is not None and session.approval is None:
-        session.approve(pin)
+        from planview.plan.canonical import canonical_sha256
+        from planview.plan.decision import Approved
+
+        session.approve_reviewed(pin, Approved(str(pin), canonical_sha256(pin.read_text())))
     start = time.perf_counter()
     await session.send("go")
     elapsed = time.perf_counter() - start
