@@ -432,9 +432,10 @@ def killed_store_writes(tmp: Path, trials: int) -> tuple[int, int, str]:
             stdout=subprocess.PIPE,
             text=True,
             env=env(),
+            cwd=tmp,  # not this checkout: `-c` puts the cwd first on sys.path
         )
         writer.stdout.readline()
-        time.sleep(rng.uniform(0.01, 0.1))
+        time.sleep(rng.uniform(0.2, 0.6))  # past start-up, into the write loop
         writer.send_signal(signal.SIGKILL)
         writer.wait()
         writer.stdout.close()
@@ -450,6 +451,7 @@ def killed_store_writes(tmp: Path, trials: int) -> tuple[int, int, str]:
         ],
         check=True,
         env=env(),
+        cwd=tmp,
     )
     left = list((home / "plans").glob(".*.tmp"))
     return trials, len(left), "temp files left after SIGKILLs during plan writes, once the next write ran"
