@@ -17,7 +17,7 @@ from typing import Any
 
 from planview.errors import PlanviewError
 
-__all__ = ["EVENTS", "MAX_EVENT_BYTES", "HookEvent", "HookInputError", "parse_event"]
+__all__ = ["EVENTS", "MAX_EVENT_BYTES", "HookEvent", "HookInputError", "event_name_hint", "parse_event"]
 
 EVENTS = ("PreToolUse", "PermissionRequest")
 PERMISSION_MODES = ("default", "plan", "acceptEdits", "auto", "dontAsk", "bypassPermissions")
@@ -76,6 +76,17 @@ def _field(data: Mapping[str, Any], key: str, *, required: bool = True) -> str:
     if not isinstance(value, str) or (required and not value):
         raise HookInputError(f"the hook event has no {key} string; this is not a Claude Code hook event")
     return value
+
+
+def event_name_hint(raw: bytes) -> str:
+    """For an event that failed to parse: its hook_event_name if it can be read at all, else "".
+
+    A malformed PermissionRequest must still get an explicit deny (exit 2 is not honoured there).
+    """
+    if len(raw) > MAX_EVENT_BYTES:
+        return ""
+    match = re.search(rb'"hook_event_name"\s*:\s*"(PreToolUse|PermissionRequest)"', raw)
+    return match.group(1).decode() if match else ""
 
 
 def parse_event(raw: bytes) -> HookEvent:

@@ -25,7 +25,7 @@ from typing import Any
 from planview.approval.channels import CLAUDE_CODE
 from planview.claude import answer
 from planview.claude.answer import HookAnswer
-from planview.claude.event import HookEvent, HookInputError, parse_event
+from planview.claude.event import HookEvent, HookInputError, event_name_hint, parse_event
 from planview.claude.state import ClaudeState, Pin, SessionState
 from planview.errors import PlanviewError
 
@@ -322,7 +322,7 @@ def run(raw: bytes, timeout: float = DEFAULT_TIMEOUT) -> HookAnswer:
         hint = event.name
         return handle(event, timeout)
     except HookInputError as exc:
-        return answer.failure(str(exc))
+        return answer.failure(str(exc), event_name_hint(raw))
     except PlanviewError as exc:
         return answer.failure(str(exc), hint)
     except Exception as exc:  # a bug must deny, not crash into Claude Code's fail-open path

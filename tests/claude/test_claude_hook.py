@@ -536,3 +536,19 @@ def test_planview_approve_from_claudes_shell_is_refused(project: Path, approved:
     assert "Alice" not in ledger
     answer = ask(_write(project))
     assert decision(answer) == "deny" and "Goal" in reason(answer)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'{"hook_event_name": "PermissionRequest", "tool_name": "ExitPlanMode"}',
+        b'{"hook_event_name": "PermissionRequest", "session_id": "s", "cwd": "rel", "tool_name": "Write"}',
+        b'{"hook_event_name": "PermissionRequest", "session_id": "../x", "cwd": "/", "tool_name": "Bash"}',
+        b'{"hook_event_name": "PermissionRequest", "session_id": "s", "cwd": "/", "tool_name": "X", "tool_input": [',
+    ],
+)
+def test_a_malformed_permission_request_gets_an_explicit_deny(raw: bytes) -> None:
+    """Claude Code does not honour exit 2 for PermissionRequest: the deny must be on stdout."""
+    answer = run(raw)
+    assert answer.exit_code == 0
+    assert decision(answer) == "deny" and "fails closed" in reason(answer)
