@@ -33,7 +33,8 @@ class PinBreak:
     detail: str  # one clause for the model and the transcript
 
 
-def _stat(path: Path) -> tuple[int, int, int] | None:
+def stat_stamp(path: Path) -> tuple[int, int, int] | None:
+    """(size, mtime_ns, inode), or None when the file cannot be stat'ed: what "unchanged" means here."""
     try:
         st = os.stat(path)
     except OSError:
@@ -47,7 +48,7 @@ class PinCheck:
         self._held: tuple[int, Path, Stamp] | None = None  # (pin seq, plan, stamp) when it last held
 
     def _stamp(self, plan: Path) -> Stamp:
-        return (_stat(plan), _stat(self.approvals.ledger.path))
+        return (stat_stamp(plan), stat_stamp(self.approvals.ledger.path))
 
     def forget(self) -> None:
         self._held = None

@@ -53,7 +53,7 @@ from planview.session.events import (
     TurnEnded,
 )
 from planview.session.persistence import SessionLog, SessionState, find_session, read_session
-from planview.session.pin import PinCheck
+from planview.session.pin import PinCheck, stat_stamp
 from planview.session.providers.base import ModelRequest, ModelToolCall, Provider, TextChunk, ToolCallChunk
 from planview.session.restore import ResumeNotice, restore
 from planview.session.tools import DEFAULT_TOOLS, ToolSet
@@ -117,6 +117,7 @@ class Session:
         )
         self._mode = modes.ModeState("plan" if plan_mode else "execute")
         self._pin_check = PinCheck(self.approvals)
+        self._stale_seen: tuple[Any, bool] | None = None  # (pin seq + plan stat, answer) of is_stale
         self._todos: tuple[Todo, ...] = ()
         self._deferred: tuple[str, ...] = ()
         self.conversation: list[Message] = []
@@ -317,10 +318,15 @@ class Session:
                 return self.approvals.status(plan).state == "stale"
             except PlanviewError:
                 return False
+        stamp = (self.approval.seq, stat_stamp(plan))
+        if stamp[1] is not None and self._stale_seen is not None and self._stale_seen[0] == stamp:
+            return self._stale_seen[1]  # the chip's periodic check: no re-hash while the file is untouched
         try:
-            return canonical_sha256(self._store.read(plan)) != self.approval.canonical_sha256
+            stale = canonical_sha256(self._store.read(plan)) != self.approval.canonical_sha256
         except PlanviewError:
             return True
+        self._stale_seen = (stamp, stale)
+        return stale
 
     def is_current_pin(self, path: Path) -> bool:
         """This session executes `path` under an approval that still holds (re-approving is a no-op)."""
