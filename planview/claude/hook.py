@@ -22,7 +22,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from planview.approval.channels import CLAUDE_CODE
 from planview.claude import answer
 from planview.claude.answer import HookAnswer
 from planview.claude.event import HookEvent, HookInputError, event_name_hint, parse_event
@@ -224,6 +223,8 @@ def _revoke(ctx: HookContext, pin: Pin) -> HookAnswer:
     sections: tuple[str, ...] = ()
     try:
         approvals = ctx.approvals()
+        from planview.approval.channels import CLAUDE_CODE  # the approval package is heavy to import
+
         revocation = approvals.check_and_revoke(plan, channel=CLAUDE_CODE)
         if revocation is not None and revocation.revokes == pin.seq:
             sections = revocation.changed_sections

@@ -552,3 +552,35 @@ def test_a_malformed_permission_request_gets_an_explicit_deny(raw: bytes) -> Non
     answer = run(raw)
     assert answer.exit_code == 0
     assert decision(answer) == "deny" and "fails closed" in reason(answer)
+
+
+def test_the_hook_loads_little_on_its_hot_paths(project: Path, approved: Path) -> None:
+    """It runs before every tool call: an unchanged pinned plan and a plan-mode Read load neither the
+    Markdown parser, nor the approval package, nor asyncio, nor textual (start-up is most of its cost)."""
+    probe = (
+        "import runpy, sys\n"
+        "sys.argv = ['planview', 'claude', 'hook']\n"
+        "try:\n"
+        "    runpy.run_module('planview', run_name='__main__')\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "heavy = [m for m in ('markdown_it', 'planview.approval', 'asyncio', 'textual', 'argparse') if m in sys.modules]\n"
+        "sys.stderr.write('HEAVY=' + ','.join(heavy) + '\\n')\n"
+    )
+    ask(_write(project))  # the steps are offered once: the next call is the plain hot path
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+    for payload in (
+        _write(project),
+        event(project, "Read", {"file_path": str(project / "README.md")}, session_id="other"),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-c", probe],
+            input=json.dumps(payload),
+            capture_output=True,
+            text=True,
+            cwd=project,
+            env=env,
+            timeout=60,
+        )
+        heavy = [line for line in done.stderr.splitlines() if line.startswith("HEAVY=")]
+        assert heavy == ["HEAVY="], (payload["tool_name"], done.stderr[-2000:])
