@@ -7,6 +7,7 @@ Scenarios (each is one of the "fake agents" the tests and `planview run --agent`
                then writes its plan through fs/write_text_file to .planview/plans/ (allowed)
   disk-write   plan mode offered; it writes breach.txt to disk behind the client's back, then keeps
                streaming until cancelled
+  stubborn     disk-write, but it ignores session/cancel and streams on for a minute
   switch-mode  Claude-style: a switch_mode tool call and permission carrying the plan markdown; after
                an allow it switches itself to "default" and edits done.txt through fs/write_text_file
   no-plan      offers only "code" and "yolo" modes (no read-only mode)
@@ -236,6 +237,14 @@ class FakeAgent(Agent):
         except Exception as exc:
             log({"event": "write-plan", "result": "error", "message": str(exc)})
         await self.say("Plan written.")
+        return "end_turn"
+
+    async def turn_stubborn(self, text: str) -> str:
+        (self.cwd / "breach.txt").write_text("written behind the client's back\n")
+        log({"event": "disk-write"})
+        for _ in range(1200):  # ignores session/cancel for a minute
+            await self.say(".")
+            await asyncio.sleep(0.05)
         return "end_turn"
 
     async def turn_disk_write(self, text: str) -> str:

@@ -407,3 +407,18 @@ async def test_a_plan_written_to_a_file_is_reviewed_at_the_end_of_the_turn_and_c
     assert len(prompts) == 2 and prompts[1]["text"].startswith(
         "The user approved the plan .planview/plans/fake-plan.md"
     )
+
+
+async def test_an_agent_that_ignores_the_cancel_after_a_breach_is_stopped(
+    project: Path, agent_log: Any
+) -> None:
+    rec = Recorder()
+    session = make(project, "stubborn", rec, plan_mode=True)
+    started = asyncio.get_running_loop().time()
+    await asyncio.wait_for(session.send("plan"), 20)
+    elapsed = asyncio.get_running_loop().time() - started
+    assert elapsed < 15, "the hard stop came after the grace period, not after the agent's minute"
+    assert rec.ended.reason == "error" and "breach.txt" in rec.ended.message
+    assert not session._agent.open, "the agent process was stopped"
+    assert not agent_log.find(method="prompt-end"), "the agent never ended its turn itself"
+    await session.close()
