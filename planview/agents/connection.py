@@ -23,6 +23,8 @@ START_TIMEOUT = 60.0  # initialize + session/new (an agent may fetch its models 
 STDERR_TAIL = 12
 AUTH_REQUIRED = -32000
 LINE_LIMIT = 50 * 1024 * 1024  # one JSON-RPC line (a big diff or file) from the agent
+# After stdin closes, and again after SIGTERM, before the next step (codex-acp 0.16 waits out both).
+SHUTDOWN_GRACE = 1.0
 
 
 class AgentConnection:
@@ -57,7 +59,11 @@ class AgentConnection:
                     *args,
                     env=env,
                     cwd=self.project_root,
-                    transport_kwargs={"stderr": log.fileno(), "limit": LINE_LIMIT},
+                    transport_kwargs={
+                        "stderr": log.fileno(),
+                        "limit": LINE_LIMIT,
+                        "shutdown_timeout": SHUTDOWN_GRACE,
+                    },
                 )
             )
         except OSError as exc:
