@@ -26,8 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from planview.gate import check_git_command
-from planview.session.tools import git_env
+from planview.gate import check_git_command, git_env
 
 COMMANDS = ("git status", "git diff", "git log --oneline -20", "git show --stat HEAD", "git grep -n needle")
 

@@ -18,7 +18,7 @@ import uuid
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from planview.session.tools.git_env import plan_env
+from planview.gate.git_env import plan_env
 
 READY_TIMEOUT = 5.0
 DIFF_LINE_CAP = 200

@@ -2,7 +2,7 @@
 
 The gate lets only read-only git command shapes through, but git itself starts programs a
 repository's config names (fsmonitor, diff.external, textconv, filters, pagers, ...). planview's
-own bash neutralises them with its plan environment (`planview.session.tools.git_env`). Claude runs
+own bash neutralises them with its plan environment (`planview.gate.git_env`). Claude runs
 the command in its own shell, so the hook hands Claude a rewritten command (`updatedInput`) that
 carries the same neutralisation with it:
 
@@ -29,7 +29,7 @@ def neutralised_command(command: str, root: Path, environ: Mapping[str, str] | N
     """`command` wrapped so git runs with planview's plan environment (one git call to build it)."""
     import asyncio
 
-    from planview.session.tools.git_env import plan_env, plan_script
+    from planview.gate.git_env import plan_env, plan_script
 
     inherited = dict(os.environ if environ is None else environ)
     env = asyncio.run(plan_env(root, inherited))

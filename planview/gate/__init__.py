@@ -1,5 +1,10 @@
 """planview.gate: the read-only tool gate (pure; never imports textual).
 
+The one module here that runs a process is `git_env`, the environment plan-mode git runs in (it
+reads the repository's filter driver names with one git call); it sits beside the git allowlist it
+completes, and away from the session package, so the Claude Code hook can use it without loading
+the whole agent runtime.
+
 `decide(call, mode)` is the one entry point the session uses; the pieces it is built from are
 exported for the CLI, the UI and the tests.
 """

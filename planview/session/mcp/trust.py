@@ -20,7 +20,7 @@ _GIT_TIMEOUT = 10.0
 def tracked_by_git(path: Path) -> str | None:
     """`path` relative to its repository's top when git tracks it, else None (git runs with
     planview's plan-mode environment: no hooks, no fsmonitor, no user or system config)."""
-    from planview.session.tools.git_env import base_env
+    from planview.gate.git_env import base_env
 
     folder = path.parent
     try:

@@ -13,7 +13,7 @@ import signal
 from collections.abc import Mapping
 from typing import Any
 
-from planview.session.tools import git_env
+from planview.gate import git_env
 from planview.session.tools.base import ToolContext, ToolDef, ToolError, ToolResult, schema
 
 DEFAULT_TIMEOUT = 120.0

@@ -15,10 +15,10 @@ from pathlib import Path
 
 import pytest
 
+from planview.gate import git_env
 from planview.session.providers.base import ModelToolCall
 from planview.session.providers.scripted import ScriptedProvider, parse_script
 from planview.session.session import Session
-from planview.session.tools import git_env
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
