@@ -27,12 +27,10 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 def neutralised_command(command: str, root: Path, environ: Mapping[str, str] | None = None) -> str:
     """`command` wrapped so git runs with planview's plan environment (one git call to build it)."""
-    import asyncio
-
-    from planview.gate.git_env import plan_env, plan_script
+    from planview.gate.git_env import plan_env_now, plan_script
 
     inherited = dict(os.environ if environ is None else environ)
-    env = asyncio.run(plan_env(root, inherited))
+    env = plan_env_now(root, inherited)
     unset = sorted(name for name in inherited if name not in env and _NAME.fullmatch(name))
     exports = sorted((k, v) for k, v in env.items() if inherited.get(k) != v and _NAME.fullmatch(k))
     lines = []

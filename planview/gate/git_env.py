@@ -33,7 +33,6 @@ describe --dirty/--broken (rewrites the index), --recurse-submodules, --submodul
 
 from __future__ import annotations
 
-import asyncio
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -163,10 +162,40 @@ def filter_overrides(drivers: list[str]) -> list[tuple[str, str]]:
 
 async def plan_env(project_root: Path, inherited: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment for plan-mode bash in `project_root` (inherits `inherited`, default os.environ)."""
+    env = _scoped_env(project_root, inherited)
+    return _with_drivers(env, await _git_output(project_root, env, _DRIVER_LOOKUP))
+
+
+def plan_env_now(project_root: Path, inherited: Mapping[str, str] | None = None) -> dict[str, str]:
+    """plan_env without an event loop (the Claude Code hook answers in a short-lived process)."""
+    import subprocess
+
+    env = _scoped_env(project_root, inherited)
+    try:
+        done = subprocess.run(
+            _DRIVER_LOOKUP,
+            cwd=project_root,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=_LOOKUP_TIMEOUT,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        listing = None
+    else:
+        listing = _lookup_text(done.returncode, done.stdout)
+    return _with_drivers(env, listing)
+
+
+def _scoped_env(project_root: Path, inherited: Mapping[str, str] | None) -> dict[str, str]:
     env = base_env(project_root, inherited)
     # Discovery stops at the project: a repository in a folder above it is not the project's.
     env["GIT_CEILING_DIRECTORIES"] = str(Path(project_root).absolute().parent)
-    filters, textconv = await repo_drivers(project_root, env)
+    return env
+
+
+def _with_drivers(env: dict[str, str], listing: str | None) -> dict[str, str]:
+    filters, textconv = parse_drivers(listing)
     _put_config(env, filter_overrides(filters))
     if textconv:
         env[TEXTCONV_FLAG] = "1"
@@ -178,14 +207,17 @@ async def repo_filter_drivers(project_root: Path, env: Mapping[str, str]) -> lis
     return (await repo_drivers(project_root, env))[0]
 
 
-async def repo_drivers(project_root: Path, env: Mapping[str, str]) -> tuple[list[str], bool]:
-    """(filter driver names, whether any textconv driver is named) from the repository's config.
+# Run with the plan environment, so only the repository's own files (and includes they name) are
+# read; the user's and the system's config are not in scope at all. One git process.
+_DRIVER_LOOKUP = ["git", "config", "--null", "--name-only", "--includes", "--get-regexp", _DRIVER_KEYS]
 
-    Run with the plan environment, so only the repository's own files (and includes they name)
-    are read; the user's and the system's config are not in scope at all. One git process.
-    """
-    argv = ["git", "config", "--null", "--name-only", "--includes", "--get-regexp", _DRIVER_KEYS]
-    listing = await _git_output(project_root, env, argv)
+
+async def repo_drivers(project_root: Path, env: Mapping[str, str]) -> tuple[list[str], bool]:
+    """(filter driver names, whether any textconv driver is named) from the repository's config."""
+    return parse_drivers(await _git_output(project_root, env, _DRIVER_LOOKUP))
+
+
+def parse_drivers(listing: str | None) -> tuple[list[str], bool]:
     drivers: list[str] = []
     textconv = False
     for name in (listing or "").split("\0"):
@@ -200,8 +232,19 @@ async def repo_drivers(project_root: Path, env: Mapping[str, str]) -> tuple[list
     return drivers, textconv
 
 
+def _lookup_text(returncode: int | None, out: bytes) -> str | None:
+    """The lookup's output: an empty string when nothing matched (exit 1), None when git could not answer."""
+    if returncode == 1:
+        return ""
+    if returncode != 0:
+        return None
+    return out.decode("utf-8", errors="surrogateescape")
+
+
 async def _git_output(cwd: Path, env: Mapping[str, str], argv: list[str]) -> str | None:
     """stdout of a git command; "" when nothing matched (exit 1); None when git could not answer."""
+    import asyncio  # not at module level: plan_env_now (the Claude hook) runs without an event loop
+
     try:
         proc = await asyncio.create_subprocess_exec(
             *argv,
@@ -220,8 +263,4 @@ async def _git_output(cwd: Path, env: Mapping[str, str], argv: list[str]) -> str
     finally:
         if proc.returncode is None:  # timed out or cancelled
             proc.kill()
-    if proc.returncode == 1:
-        return ""
-    if proc.returncode != 0:
-        return None
-    return out.decode("utf-8", errors="surrogateescape")
+    return _lookup_text(proc.returncode, out)
