@@ -98,6 +98,7 @@ def _parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.
 
 def main(argv: list[str] | None = None) -> int:
     """Run one command; every command ends with a status and a line of text, never a traceback."""
+    _stdout_as_a_closed_pipe()
     try:
         try:
             return _dispatch(argv)
@@ -112,6 +113,21 @@ def main(argv: list[str] | None = None) -> int:
 # A reader that closed the pipe early (`planview audit | head`) is not an error worth a word: end
 # quietly with the status a shell reports for a process killed by SIGPIPE (128 + 13).
 EXIT_STDOUT_CLOSED = 141
+
+
+def _stdout_as_a_closed_pipe() -> None:
+    """`planview plans >&-`: with fd 1 closed Python sets sys.stdout to None; put a pipe with no
+    reader there instead, so that case ends the way `| head -0` does (quietly, EXIT_STDOUT_CLOSED)."""
+    if sys.stdout is not None:
+        return
+    import os
+
+    read_end, write_end = os.pipe()  # read_end may take fd 1 itself: close it before the dup2
+    os.close(read_end)
+    if write_end != 1:
+        os.dup2(write_end, 1)
+        os.close(write_end)
+    sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115 - lives as long as the process
 
 
 def _stdout_closed() -> int:

@@ -75,6 +75,36 @@ def test_a_closed_stdout_ends_quietly(approved: Path, args: tuple[str, ...]) -> 
     assert done.returncode in expected, done.stderr.decode()
 
 
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("status",),
+        ("audit",),
+        ("plans",),
+        ("steps", "{plan}"),
+        ("--version",),
+        ("approve", "{plan}", "--as", "Bo"),
+        ("gate", "check"),
+    ],
+)
+def test_a_closed_fd_1_ends_quietly_like_a_closed_pipe(approved: Path, args: tuple[str, ...]) -> None:
+    """`planview plans >&-`: Python sets sys.stdout to None; that is a reader gone, not a traceback."""
+    argv = [a.replace("{plan}", str(approved)) for a in args]
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull}
+    env.pop("PLANVIEW_HOME", None)
+    done = subprocess.run(
+        ["sh", "-c", 'exec "$@" >&-', "sh", sys.executable, "-m", "planview", *argv],
+        cwd=approved.parents[2],
+        env=env,
+        input=b'{"name": "read", "arguments": {"path": "README.md"}}\n',
+        stderr=subprocess.PIPE,
+        timeout=60,
+    )
+    assert b"Traceback" not in done.stderr and b"Error" not in done.stderr, done.stderr.decode()
+    expected = {0, STDOUT_CLOSED} if "--version" in args else {STDOUT_CLOSED}
+    assert done.returncode in expected
+
+
 def test_gate_check_with_a_closed_stdout(project: Path) -> None:
     read_end, write_end = os.pipe()
     os.close(read_end)
