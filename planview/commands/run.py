@@ -26,8 +26,6 @@ if TYPE_CHECKING:
 
     from planview.session.restore import ResumeNotice
 
-_SESSION_ID = re.compile(r"^\d[0-9a-f-]*$")
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -69,8 +67,10 @@ def run_command(args: argparse.Namespace) -> int:
     from planview.commands.session_builder import prepare
 
     task, resume = args.task, args.resume
-    if resume and task is None and not _SESSION_ID.match(resume):
-        task, resume = resume, ""  # `planview run --resume "do more"`: the text is the task
+    if resume and task is None and any(c.isspace() for c in resume):
+        # `planview run --resume "do more"` (the hint below prints that form): text is the task.
+        # One word is a session ID, and one that names no session is an error, as in the app.
+        task, resume = resume, ""
     if not task and resume is None:
         raise PlanviewError(
             'give the task: planview run "what to do" (or --resume to continue a saved session)'

@@ -147,3 +147,22 @@ def test_closed_output_pipe_stops_the_turn_without_a_traceback(
     assert main(argv) == 1
     assert len(out.lines) == 1
     assert not (project / "late.txt").exists()  # nobody reads the output: the agent stops
+
+
+def test_resume_with_a_mistyped_id_is_no_such_session(
+    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """QA: `run --resume nosuch` went on with the newest session, "nosuch" as the user's task."""
+    demo = script(tmp_path / "s.jsonl", {"text": "Looking."}, {"text": "Still here."})
+    assert main(["run", "--script", str(demo), "look around"]) == 0
+    (saved,) = (project / ".planview" / "sessions").glob("*.jsonl")
+    before = saved.read_bytes()
+    capsys.readouterr()
+    for argv in (["run", "--resume", "nosuch"], ["run", "--resume=nosuch"]):
+        assert main([*argv, "--script", str(demo)]) == 2
+        err = capsys.readouterr().err
+        assert f"no session 'nosuch'; recent sessions: {saved.stem}" in err
+    assert saved.read_bytes() == before  # nothing was sent to the newest session
+    # The hint run prints (`planview run --resume "refine the steps"`): text with spaces is a task.
+    assert main(["run", "--resume", "go on then", "--script", str(demo)]) == 0
+    assert b"go on then" in saved.read_bytes()
