@@ -54,3 +54,12 @@ def _not_inside_an_agent(monkeypatch: pytest.MonkeyPatch) -> None:
     own tool processes): tests that approve must not inherit that, and tests that check it set it."""
     monkeypatch.delenv("CLAUDECODE", raising=False)
     monkeypatch.delenv("PLANVIEW_TOOL_PROCESS", raising=False)
+
+
+@pytest.fixture
+def a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In-process runs of the app whose `App.run` a test replaces: pretend stdin and stderr are a
+    terminal, so `require_terminal` lets them through (the real refusal is tested in a subprocess)."""
+    from planview.commands import review
+
+    monkeypatch.setattr(review, "_is_tty", lambda stream: True)

@@ -57,7 +57,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     demo.set_defaults(handler=run_demo)
 
 
+HEADLESS = 'for a session without a terminal use `planview run "task"`'
+
+
 def run_app(args: argparse.Namespace) -> int:
+    from planview.commands.review import require_terminal
+
+    require_terminal("planview", HEADLESS)
     from planview.commands.session_builder import prepare
     from planview.config import config_paths
 
@@ -89,6 +95,9 @@ def run_app(args: argparse.Namespace) -> int:
 
 
 def run_demo(args: argparse.Namespace) -> int:
+    from planview.commands.review import require_terminal
+
+    require_terminal("planview demo", HEADLESS)  # before the sample project is copied
     from planview.demo import DEMO_TASK, demo_provider, guide, prepare_demo_project
     from planview.invocation import planview_command
 

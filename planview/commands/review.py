@@ -99,17 +99,18 @@ class NoTerminalError(PlanviewError):
     """A screen was asked for where there is no terminal to draw it on or read keys from."""
 
 
-def require_terminal(command: str) -> None:
-    """The review screen reads keys from stdin and draws on stderr (Textual's driver); without a
-    terminal there it would wait forever for keys that never come."""
+def require_terminal(
+    command: str, instead: str = "from a script use `planview status PATH` and `planview approve PATH`"
+) -> None:
+    """Every planview screen (review, the session app, the demo) reads keys from stdin and draws on
+    stderr (Textual's driver); without a terminal there it would wait forever for keys that never come."""
     import sys
 
     missing = [name for name, stream in (("stdin", sys.stdin), ("stderr", sys.stderr)) if not _is_tty(stream)]
     if missing:
         raise NoTerminalError(
             f"{command} needs a terminal ({' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} not "
-            "one); run it in a terminal, or from a script use `planview status PATH` and "
-            "`planview approve PATH`"
+            f"one); run it in a terminal, or {instead}"
         )
 
 

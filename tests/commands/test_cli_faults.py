@@ -15,9 +15,19 @@ STDOUT_CLOSED = 141
 
 
 def planview(
-    root: Path, *args: str, stdout: int | None = subprocess.PIPE, stdin: int | None = subprocess.DEVNULL, **kw
+    root: Path,
+    *args: str,
+    stdout: int | None = subprocess.PIPE,
+    stdin: int | None = subprocess.DEVNULL,
+    env_extra: dict[str, str] | None = None,
+    **kw,
 ) -> subprocess.CompletedProcess[bytes]:
-    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull}
+    env = {
+        **os.environ,
+        "GIT_CONFIG_GLOBAL": os.devnull,
+        "GIT_CONFIG_SYSTEM": os.devnull,
+        **(env_extra or {}),
+    }
     env.pop("PLANVIEW_HOME", None)
     return subprocess.run(
         [sys.executable, "-m", "planview", *args],
@@ -129,6 +139,22 @@ def test_review_without_a_terminal_says_so_and_exits_2(approved: Path) -> None:
     assert done.returncode == 2
     assert b"needs a terminal" in done.stderr and b"Traceback" not in done.stderr
     assert done.stdout == b""
+
+
+@pytest.mark.parametrize("args", [(), ("--plan",), ("demo",)])
+def test_the_app_and_the_demo_without_a_terminal_say_so_and_exit_2(
+    project: Path, tmp_path: Path, args: tuple[str, ...]
+) -> None:
+    """QA: `planview < /dev/null` and `planview demo < /dev/null` hung, writing escape codes."""
+    temp = tmp_path / "tmp"
+    temp.mkdir()
+    start = time.monotonic()
+    done = planview(project, *args, env_extra={"TMPDIR": str(temp)})
+    assert time.monotonic() - start < 30
+    assert done.returncode == 2, done.stderr.decode()
+    assert b"needs a terminal" in done.stderr and b'`planview run "task"`' in done.stderr
+    assert b"\x1b" not in done.stdout + done.stderr and b"Traceback" not in done.stderr
+    assert list(temp.iterdir()) == []  # the demo copied no sample project for a run that cannot start
 
 
 def test_a_fifo_in_place_of_the_ledger_is_an_error_within_a_second(approved: Path) -> None:

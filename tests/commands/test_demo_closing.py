@@ -13,6 +13,7 @@ from planview import cli
 from planview.tui.app import PlanviewApp
 
 
+@pytest.mark.usefixtures("a_terminal")
 def test_demo_closing_commands_run_as_printed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -70,6 +70,7 @@ def _launch(monkeypatch: pytest.MonkeyPatch, project: Path, *argv: str) -> Planv
     return app
 
 
+@pytest.mark.usefixtures("a_terminal")
 async def test_app_plan_resume_keeps_saved_execute_mode(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -82,6 +83,7 @@ async def test_app_plan_resume_keeps_saved_execute_mode(
         assert app.session_screen is not None and app.session_screen.session is app.session
 
 
+@pytest.mark.usefixtures("a_terminal")
 async def test_app_plan_resume_without_saved_mode_starts_planning(
     project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

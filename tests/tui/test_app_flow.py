@@ -119,6 +119,7 @@ async def test_demo_flow_plan_refuse_review_approve_execute(tmp_path: Path) -> N
         assert screen.chip.has_class("-stale")
 
 
+@pytest.mark.usefixtures("a_terminal")
 async def test_demo_command_prepares_a_project_and_suggests_the_task(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -143,6 +144,7 @@ async def test_demo_command_prepares_a_project_and_suggests_the_task(
     assert app.session.mode == "execute" and app.session.project_root == root
 
 
+@pytest.mark.usefixtures("a_terminal")
 def test_root_flags_start_in_plan_mode_with_a_script(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from planview import cli
 

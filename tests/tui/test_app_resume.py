@@ -51,6 +51,7 @@ async def test_resumed_session_shows_its_conversation(project: Path) -> None:
         assert any(n.render().plain.startswith(f"Resumed session {first.id}") for n in t.query(NoticeRow))
 
 
+@pytest.mark.usefixtures("a_terminal")
 def test_resume_flag_restores_the_newest_session(project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     import asyncio
 
