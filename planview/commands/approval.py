@@ -53,11 +53,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     audit.set_defaults(handler=run_audit)
 
 
-def _open() -> Any:
+def _open(*, create: bool) -> Any:
     from planview.approval import Approvals
     from planview.plan.store import PlanStore
 
-    store = PlanStore.for_cwd()
+    store = PlanStore.for_cwd(create=create)
     return store, Approvals(store.home, store.project_root)
 
 
@@ -72,7 +72,7 @@ def run_approve(args: argparse.Namespace) -> int:
     from planview.approval.flow import approve
 
     refuse_agent_shell()
-    store, approvals = _open()
+    store, approvals = _open(create=True)
     outcome = approve(
         approvals, _plan_arg(args.path, store), channel=approve_command_channel(), approver=args.as_name
     )
@@ -115,7 +115,7 @@ def run_status(args: argparse.Namespace) -> int:
     from planview.approval import ApprovalError
     from planview.approval.channels import shown
 
-    store, approvals = _open()
+    store, approvals = _open(create=False)
     if args.path is None:
         latest = store.latest()
         if latest is None:
@@ -178,7 +178,7 @@ def _quote(text: str) -> str:
 def run_audit(args: argparse.Namespace) -> int:
     from planview.approval.audit import build_audit
 
-    _, approvals = _open()
+    _, approvals = _open(create=False)
     if args.repair:
         done = approvals.ledger.repair()
         if done.backup is None:

@@ -65,7 +65,7 @@ def run_plans(args: argparse.Namespace) -> int:
         label = str(folder)
         shown = {info.path: info.path.name for info in infos}
     else:
-        store = PlanStore.for_cwd()
+        store = PlanStore.for_cwd(create=False)
         infos = store.list()
         label = store.relative(store.plans_dir)
         shown = {info.path: store.relative(info.path) for info in infos}

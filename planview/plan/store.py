@@ -248,10 +248,12 @@ class PlanStore:
         return f"PlanStore({str(self.home)!r})"
 
     @classmethod
-    def for_cwd(cls, start: Path | None = None) -> PlanStore:
+    def for_cwd(cls, start: Path | None = None, *, create: bool = True) -> PlanStore:
+        """The current folder's store; readers pass `create=False` (docs/LEDGER.md: they never write)."""
         root = find_project_root(start)
         home = default_home(root)
-        ensure_home(home)
+        if create:
+            ensure_home(home)
         return cls(home, project_root=root)
 
     # -- display --------------------------------------------------------------------------------

@@ -270,3 +270,22 @@ def test_a_fifo_in_place_of_the_sealed_artifact_or_packet_never_blocks(approved:
             done = planview(root, *args)
             assert b"Traceback" not in done.stderr, done.stderr.decode()
             assert done.returncode in (1, 2)
+
+
+def test_read_only_commands_create_nothing_in_a_fresh_repository(tmp_path: Path) -> None:
+    """QA: `audit`, `status` and `plans` created .planview/.gitignore; docs/LEDGER.md: readers never write."""
+    root = tmp_path / "fresh"
+    root.mkdir()
+    subprocess.run(["git", "init", "-q", str(root)], check=True)
+    for args in (
+        ("audit",),
+        ("audit", "--json"),
+        ("status",),
+        ("status", "--json"),
+        ("plans",),
+        ("plans", "--json"),
+    ):
+        done = planview(root, *args)
+        assert b"Traceback" not in done.stderr, (args, done.stderr.decode())
+        assert done.returncode in (0, 1, 2), (args, done.stderr.decode())  # status: "no plans yet"
+        assert sorted(p.name for p in root.iterdir()) == [".git"], args
