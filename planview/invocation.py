@@ -54,3 +54,25 @@ def _same_file(a: Path, b: Path) -> bool:
         return a.samefile(b)
     except OSError:
         return False
+
+
+def install_extra_command(extra: str) -> str:
+    """The shell words that add an optional extra's packages to the environment running planview.
+
+    `pip install 'planview[openai]'` does not run (planview is installed from its checkout, not an
+    index); installing the extra's requirements, as pyproject.toml pins them, with this interpreter's
+    pip does, wherever it is typed.
+    """
+    from importlib import metadata
+
+    try:
+        requires = metadata.requires("planview") or []
+    except metadata.PackageNotFoundError:
+        requires = []
+    wanted = [
+        req.split(";", 1)[0].strip()
+        for req in requires
+        if ";" in req and req.split(";", 1)[1].replace('"', "'").strip() == f"extra == '{extra}'"
+    ]
+    words = [sys.executable, "-m", "pip", "install", *(wanted or [extra])]
+    return shlex.join(words)

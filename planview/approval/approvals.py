@@ -54,6 +54,18 @@ def git_head(root: Path | None) -> str | None:
     return sha if done.returncode == 0 and sha else None
 
 
+EMPTY_PLAN = (
+    "the plan is empty: there is nothing to approve; write the plan (goal, steps, verification) first"
+)
+
+
+def plan_is_empty(text: str) -> bool:
+    """The one rule for "nothing to approve": approve refuses such a plan and status says so."""
+    from planview.plan.canonical import canonical_text
+
+    return not text.strip() or not canonical_text(text).strip()
+
+
 def section_changes(previous: str, current: str) -> tuple[str, ...]:
     """Titles of the sections that differ, ignoring what the canonical hash ignores (checkboxes, ...)."""
     from planview.plan.canonical import canonical_text
@@ -129,10 +141,8 @@ class Approvals:
             raise ApprovalError(str(exc)) from exc
 
     def _read_for_approval(self, path: Path) -> tuple[bytes, str]:
-        from planview.plan.canonical import canonical_text
-
         data, text = self._read(path)
-        if not text.strip() or not canonical_text(text).strip():
+        if plan_is_empty(text):
             raise ApprovalError(
                 f"plan is empty: {self.store.relative(path)}; there is nothing to approve - write the plan "
                 "(goal, steps, verification) first; planview never fabricates one"
@@ -169,7 +179,9 @@ class Approvals:
         plan = self.plan_key(path)
         entry = self._latest(self.ledger.events(plan=plan), plan)
         if entry is None:
-            self._read(path)  # a missing plan is an error, not "not approved"
+            _, text = self._read(path)  # a missing plan is an error, not "not approved"
+            if plan_is_empty(text):
+                return PlanStatus(plan, "not approved", None, empty=True, detail=EMPTY_PLAN)
             return PlanStatus(plan, "not approved", None, detail="no approval recorded for this plan")
         record, revoked = entry.record, entry.revocation is not None
         if not path.exists():
@@ -177,6 +189,8 @@ class Approvals:
         from planview.plan.canonical import canonical_sha256
 
         _, text = self._read(path)
+        if plan_is_empty(text):
+            return PlanStatus(plan, "stale", record, revoked=revoked, empty=True, detail=EMPTY_PLAN)
         if canonical_sha256(text) == record.canonical_sha256 and not revoked:
             return PlanStatus(
                 plan, "approved", record, detail=f"approved by {record.approver} at {record.at}"

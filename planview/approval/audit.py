@@ -125,7 +125,10 @@ class AuditReport:
             out.append(
                 f"  only the {len(self.verification.events)} event(s) before it are listed; do not trust the rest"
             )
-        out.append(f"approvals: {len(self.entries)}")
+        if problem is None:
+            out.append(f"approvals: {len(self.entries)}")
+        else:  # what the lines after the break record cannot be known
+            out.append(f"approvals: unknown ({len(self.entries)} before line {problem.line})")
         for entry in self.entries:
             rec = entry.record
             end = ""
@@ -137,7 +140,8 @@ class AuditReport:
                 f"via {shown_channel(rec.channel)}{end}"
             )
         if self.newest is None:
-            out.append("no approvals yet: approve a plan with `planview approve PATH`")
+            if problem is None:  # approve refuses while the ledger is broken: no hint to run it then
+                out.append("no approvals yet: approve a plan with `planview approve PATH`")
             return "\n".join(out)
         ev = self.newest
         rec = ev.record

@@ -54,6 +54,7 @@ class PlanStatus:
     changed_sections: tuple[str, ...] = ()
     revoked: bool = False
     detail: str = ""
+    empty: bool = False  # nothing to approve (planview.approval.approvals.plan_is_empty)
 
     @property
     def exit_code(self) -> int:

@@ -142,7 +142,9 @@ def run_status(args: argparse.Namespace) -> int:
         return status.exit_code
     lines = [f"{status.state}: {status.plan}"]
     record = status.record
-    if status.state == "approved" and record is not None:
+    if status.empty:  # `planview approve` would refuse it: no hint to run that
+        lines.append(f"  {status.detail}")
+    elif status.state == "approved" and record is not None:
         lines.append(f"  {record.artifact} by {record.approver} at {record.at} via {shown(record.channel)}")
     elif status.state == "stale" and record is not None:
         lines.append(

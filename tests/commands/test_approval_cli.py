@@ -244,3 +244,31 @@ def test_status_and_audit_never_print_escape_sequences(
         assert code == 0, err
         assert "Eve" in out
         assert not any(ch in out for ch in "\x1b\x07\u202e"), argv
+
+
+def test_status_of_an_empty_plan_says_so_instead_of_an_approve_that_is_refused(
+    capsys: pytest.CaptureFixture[str], plan: Path
+) -> None:
+    """QA: status printed `approve it: planview approve …`, which refuses an empty plan."""
+    empty = plan.with_name("empty.md")
+    empty.write_text("\n \n")
+    code, out, _ = run(capsys, "status", str(empty))
+    assert code == 1 and "not approved" in out
+    assert "approve it" not in out and "is empty" in out
+    assert run(capsys, "approve", str(empty))[0] == 2  # what the old hint printed
+    code, out, _ = run(capsys, "status", "--json", str(empty))
+    assert "is empty" in json.loads(out)["detail"]
+
+
+def test_audit_of_a_broken_ledger_does_not_say_approve_a_plan(
+    capsys: pytest.CaptureFixture[str], plan: Path
+) -> None:
+    """QA: a ledger that does not verify ended with "no approvals yet: approve a plan with …"."""
+    assert run(capsys, "approve", str(plan))[0] == 0
+    ledger = plan.parents[1] / "ledger.jsonl"
+    ledger.write_text(ledger.read_text().replace('"seq":1', '"seq":7', 1))
+    code, out, err = run(capsys, "audit")
+    assert code == 1 and "BROKEN at line 1" in out
+    assert "no approvals yet" not in out and "planview approve" not in out + err
+    assert "approvals: unknown" in out
+    assert run(capsys, "approve", str(plan))[0] == 2  # approve refuses while the ledger is broken

@@ -81,5 +81,7 @@ async def test_servers_without_the_sdk_are_one_notice(
     await hub.start()
     await hub.close()
     assert len(notices) == 1 and "MCP servers are configured (a, b)" in notices[0][1]
-    assert "pip install 'planview[mcp]'" in notices[0][1]
+    from planview.invocation import install_extra_command
+
+    assert notices[0][1].endswith(f"install it with: {install_extra_command('mcp')}")
     assert hub.tools() == () and [s.state for s in hub.status()] == ["failed", "failed"]

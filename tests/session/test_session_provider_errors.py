@@ -338,3 +338,29 @@ async def test_anthropic_stream_cut_mid_reply_is_not_unreachable() -> None:
         server.close()
     assert [getattr(e, "text", None) for e in events] == ["Half a"]
     assert message.startswith(f"the reply from {server.url} was cut off mid-stream")
+
+
+@pytest.mark.parametrize("name", ["openai", "anthropic"])
+def test_a_missing_sdk_names_an_install_command_that_runs_as_printed(
+    name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """QA: the hint was `pip install 'planview[openai]'`; no `planview` distribution is on the index."""
+    import os
+    import shlex
+    import subprocess
+    import sys
+
+    from planview.session.providers.common import import_sdk
+
+    monkeypatch.setitem(sys.modules, name, None)  # `import openai` raises ImportError
+    with pytest.raises(ProviderError) as caught:
+        import_sdk(name)
+    message = str(caught.value)
+    assert "planview[" not in message
+    command = message.split(": ", 1)[1]
+    words = shlex.split(command)
+    assert words[:4] == [sys.executable, "-m", "pip", "install"] and words[4].startswith(f"{name}>=")
+    # The test install has the extra, so pip finds it satisfied without reaching an index.
+    env = {**os.environ, "PIP_DISABLE_PIP_VERSION_CHECK": "1", "PIP_NO_INDEX": "1"}
+    done = subprocess.run(["bash", "-c", command], capture_output=True, text=True, env=env, timeout=120)
+    assert done.returncode == 0 and "already satisfied" in done.stdout, done.stderr

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from planview.invocation import install_extra_command
 from planview.mcp_config import McpServerConfig
 from planview.session.mcp.connection import McpCallError, ServerConnection, State
 from planview.session.mcp.tools import McpTool, split_name
 
 MISSING_SDK = (
-    "MCP servers are configured ({names}) but the `mcp` package is not installed; "
-    "install it with: pip install 'planview[mcp]'"
+    "MCP servers are configured ({names}) but the `mcp` package is not installed; install it with: {install}"
 )
 
 
@@ -81,7 +81,12 @@ class McpHub:
     async def _start(self) -> None:
         if not sdk_available():
             self.started = True
-            self._notice("", MISSING_SDK.format(names=", ".join(c.name for c in self.configs)))
+            self._notice(
+                "",
+                MISSING_SDK.format(
+                    names=", ".join(c.name for c in self.configs), install=install_extra_command("mcp")
+                ),
+            )
             return
         from planview.session.mcp.trust import refusal
 

@@ -23,8 +23,10 @@ def import_sdk(name: str) -> Any:
     try:
         return importlib.import_module(name)
     except ImportError:
+        from planview.invocation import install_extra_command
+
         raise ProviderError(
-            f"the {name} provider needs the `{name}` package: pip install 'planview[{name}]'"
+            f"the {name} provider needs the `{name}` package: {install_extra_command(name)}"
         ) from None
 
 
