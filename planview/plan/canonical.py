@@ -20,7 +20,14 @@ import re
 from planview.plan.document import parse_tokens, split_lines
 from planview.plan.feedback import strip_feedback
 
-CHECKBOX = re.compile(r"^((?:[ \t]*>)*[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+)\[[ xX~]\](?:[ \t]+|$)")
+# A list item's first line: quote prefixes and indentation, the marker, the gap, maybe a task box.
+# The one spelling of a checkbox: `steps` reads and edits boxes with it, canonical_text strips them.
+# `(?:[ \t]*>)*`, not `(?:[ \t]*>[ \t]?)*`: the optional blank let each quote level split its blanks
+# two ways, exponential on a deeply quoted line that is not an item (22 levels took 5 s).
+ITEM_LINE = re.compile(
+    r"^(?P<prefix>(?:[ \t]*>)*[ \t]*(?:[-*+]|\d{1,9}[.)]))(?P<gap>[ \t]+|$)"
+    r"(?P<box>\[(?P<state>[ xX~])\](?=[ \t]|$))?"
+)
 # No leading `[ \t]*` in the pattern: unanchored, it restarted at every blank of a run and was
 # quadratic (a 250 KB line of blanks took minutes); strip_done_markers drops those blanks instead.
 DONE_MARKER = re.compile(r"\[DONE:[ \t]*\d+\]", re.IGNORECASE)
@@ -41,24 +48,37 @@ def strip_done_markers(text: str) -> str:
     return "".join(parts)
 
 
+def strip_checkbox(line: str) -> str:
+    """`line` without the task box (and the blanks after it) that opens its list item, if any."""
+    match = ITEM_LINE.match(line)
+    if match is None or match.group("box") is None:
+        return line
+    return line[: match.start("box")] + line[match.end("box") :].lstrip(" \t")
+
+
 def canonical_text(text: str) -> str:
     """The normalised plan text that `canonical_sha256` hashes."""
-    text = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
-    text = strip_feedback(text)
-    lines: list[str | None] = list(split_lines(text))
+    # Comments, code and checkboxes are found in the lines the steps are read from: the comment-free
+    # text, where a lone CR is a space (as markdown-it and `steps` read it), not a line break; a
+    # lone CR only becomes one in the output. Parsed with it as a break, `a\r```` opened a fence the
+    # steps do not see, and ticking a step below it changed the hash.
+    text = strip_feedback(text.removeprefix("\ufeff").replace("\r\n", "\n"))
+    lines = split_lines(text)
+    in_code = bytearray(len(lines))
     if "[" in text:
-        code = parse_tokens(text).code_ranges
-        in_code = bytearray(len(lines) + 1)
-        for start, end in code:
+        for start, end in parse_tokens(text).code_ranges:
             in_code[start - 1 : end] = b"\x01" * (end - start + 1)
-        for i, line in enumerate(lines):
-            if in_code[i] or "[" not in line:
-                continue
-            line = CHECKBOX.sub(r"\1", line, count=1)
-            kept = strip_done_markers(line)
-            # A line that held only markers is gone (set_steps removes such lines on reopen).
-            lines[i] = None if not kept.strip() and line.strip() else kept
-    lines = [line.rstrip() for line in lines if line is not None]
+    out: list[str] = []
+    for i, line in enumerate(lines):
+        for piece in line.split("\r"):
+            if not in_code[i] and "[" in piece:
+                unboxed = strip_checkbox(piece)
+                kept = strip_done_markers(unboxed)
+                if not kept.strip() and unboxed.strip():
+                    continue  # a line that held only markers goes (set_steps removes such lines on reopen)
+                piece = kept
+            out.append(piece.rstrip())
+    lines = out
     while lines and not lines[-1]:
         lines.pop()
     return "\n".join(lines) + "\n" if lines else ""

@@ -45,12 +45,24 @@ def _comment_indices(text: str, pieces: list[str]) -> list[tuple[int, str]]:
 
 def strip_feedback(text: str) -> str:
     """`text` without its review-comment lines (every other byte kept)."""
+    return without_feedback(text)[0]
+
+
+def without_feedback(text: str) -> tuple[str, tuple[int, ...] | None]:
+    """`strip_feedback(text)`, and for each of its lines (split on LF) the 0-based index of that
+    line in `text` (None when there were no comments, so the indices are the identity).
+
+    The plan's structure (sections, code, steps, what the canonical hash strips) is read from the
+    stripped text: a comment is a `>` line, and parsed in place it would lazily pull the lines
+    below it into a quote, turning indented code into a list item or a list item into quote text.
+    """
     pieces = text.split("\n")
     found = _comment_indices(text, pieces)
     if not found:
-        return text
+        return text, None
     drop = {i for i, _ in found}
-    return "\n".join(piece for i, piece in enumerate(pieces) if i not in drop)
+    kept = tuple(i for i in range(len(pieces)) if i not in drop)
+    return "\n".join(pieces[i] for i in kept), kept
 
 
 def parse_feedback(text: str) -> tuple[ReviewComment, ...]:

@@ -47,17 +47,13 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from planview.errors import PlanviewError
-from planview.plan.canonical import DONE_MARKER, strip_done_markers
+from planview.plan.canonical import DONE_MARKER, ITEM_LINE, strip_done_markers
 from planview.plan.document import Section, parse_tokens
+from planview.plan.feedback import without_feedback
 from planview.plan.markup import strip_inline
 
 DISPLAY_LIMIT = 200
 
-# The item's first line: quote prefixes and indentation, the marker, the gap, maybe a checkbox.
-_ITEM_LINE = re.compile(
-    r"^(?P<prefix>(?:[ \t]*>[ \t]?)*[ \t]*(?:[-*+]|\d{1,9}[.)]))(?P<gap>[ \t]+|$)"
-    r"(?P<box>\[(?P<state>[ xX~])\](?=[ \t]|$))?"
-)
 _LEADING_BOX = re.compile(r"^\[[ xX~]\](?:[ \t]+|\n|$)")
 _TITLE_NUMBER = re.compile(r"^(?:\d+(?:\.\d+)*[.):]?|[ivxlc]+[.):])\s+")
 _TITLE_TAIL = re.compile(r"\s*(?:\([^()]*\)|\[[^\[\]]*\])$")
@@ -210,12 +206,20 @@ def _walk(items: list[_Item]):
 @dataclass(frozen=True)
 class _Located:
     step: Step
-    item: _Item
-    text_lines: tuple[int, int]  # the lines the step's text was read from
+    item: _Item  # line numbers of the comment-free text
+    line: int  # the item's first line in `text` (1-based)
+    text_lines: tuple[int, ...]  # the lines of `text` the step's text was read from (1-based)
 
 
 def _locate(text: str) -> tuple[list[_Located], StepList]:
-    parsed = parse_tokens(text)
+    # Steps are read from the text without review comments, as the canonical hash, the diff and
+    # the review screen read it; `origin` maps its lines back to `text`'s for Step.line and edits.
+    body, origin = without_feedback(text)
+
+    def line_in_text(line: int) -> int:
+        return origin[line - 1] + 1 if origin is not None else line
+
+    parsed = parse_tokens(body)
     doc = parsed.document
     lines = doc.lines
     found = steps_section(doc.sections)
@@ -238,18 +242,22 @@ def _locate(text: str) -> tuple[list[_Located], StepList]:
         # Items nested in an already chosen step are its notes, whatever their depth.
         if item.depth == shallowest and not (chosen and chosen[-1].start <= item.start <= chosen[-1].end):
             chosen.append(item)
-    located = [_Located(*_make_step(i + 1, item, lines)) for i, item in enumerate(chosen)]
+    located: list[_Located] = []
+    for number, item in enumerate(chosen, start=1):
+        line = line_in_text(item.start)
+        step, (first, last) = _make_step(number, item, lines, line)
+        located.append(_Located(step, item, line, tuple(line_in_text(n) for n in range(first, last + 1))))
     return located, StepList(tuple(loc.step for loc in located), source, title)
 
 
 def _has_checkbox(line: str) -> bool:
-    match = _ITEM_LINE.match(line.removesuffix("\r"))
+    match = ITEM_LINE.match(line.removesuffix("\r"))
     return bool(match and match.group("box"))
 
 
-def _make_step(index: int, item: _Item, lines: tuple[str, ...]) -> tuple[Step, _Item, tuple[int, int]]:
+def _make_step(index: int, item: _Item, lines: tuple[str, ...], line: int) -> tuple[Step, tuple[int, int]]:
     first = lines[item.start - 1].removesuffix("\r")
-    match = _ITEM_LINE.match(first)
+    match = ITEM_LINE.match(first)
     # Five or more spaces after the marker make the item's content indented code, where `[x]` is
     # text: the canonical hash keeps it, so it must not read (or be edited) as a checkbox either.
     has_checkbox = bool(match and match.group("box")) and item.first_kind != "code_block"
@@ -279,11 +287,11 @@ def _make_step(index: int, item: _Item, lines: tuple[str, ...]) -> tuple[Step, _
         display=shorten(text),
         completed=status == "completed",
         has_checkbox=has_checkbox,
-        line=item.start,
+        line=line,
         notes=notes,
         status=status,
     )
-    return step, item, text_lines
+    return step, text_lines
 
 
 def _note(item: _Item) -> str:
@@ -439,12 +447,11 @@ _KIND_NAMES = {
 
 
 def _edit(pieces: list[str | None], loc: _Located, status: StepStatus) -> None:
-    item = loc.item
-    index = item.start - 1
+    index = loc.line - 1
     line = pieces[index]
     assert line is not None
     body, cr = (line[:-1], "\r") if line.endswith("\r") else (line, "")
-    match = _ITEM_LINE.match(body)
+    match = ITEM_LINE.match(body)
     if match is None:  # pragma: no cover - every located item's first line carries its marker
         return
     want = _BOX_CHAR[status]
@@ -461,8 +468,10 @@ def _edit(pieces: list[str | None], loc: _Located, status: StepStatus) -> None:
     pieces[index] = body + cr
     if status != "completed":
         # A reopened (or restarted) step loses its [DONE:n] markers (only within the lines its text was read from).
-        first, last = loc.text_lines
-        for i in range(first - 1, min(last, len(pieces))):
+        for line in loc.text_lines:
+            i = line - 1
+            if i >= len(pieces):
+                continue
             piece = pieces[i]
             if piece is None or "[" not in piece:
                 continue
