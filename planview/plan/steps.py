@@ -1,6 +1,7 @@
 """A plan's steps, and editing their checkboxes in place.
 
-Which items are steps:
+Which items are steps (read, like the canonical hash, from the text without its review-comment
+lines, `> [!REVIEW] ...`; `Step.line` still counts them):
 - The Steps section is the first heading (any level) whose title, with markup,
   leading emoji and numbering (`4.`, `4)`, `IV.`), a trailing remark in
   parentheses (`(in order)`) and a trailing colon removed, is `Steps`
