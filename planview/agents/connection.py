@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -86,11 +87,18 @@ class AgentConnection:
             raise
 
     async def close(self) -> None:
-        """Stop the agent (stdin closed first, then terminate, then kill)."""
+        """Stop the agent (stdin closed first, then terminate, then kill), and what it started."""
         stack, self._stack, self._conn = self._stack, None, None
+        children = descendants(self._process.pid) if stack is not None and self._process is not None else []
         if stack is not None:
             with contextlib.suppress(Exception):
                 await stack.aclose()
+        # A launcher (codex-acp's node wrapper) exits and leaves its native child running: stop the
+        # processes the agent had started, identified by pid and start time so a reused pid is left alone.
+        for pid, started in children:
+            if _start_time(pid) == started:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGTERM)
         # An agent whose own child keeps the pipes open (codex-acp) leaves the transport open after
         # the agent exits; close it here instead of in the loop's garbage collection.
         transport = getattr(self._process, "_transport", None)
@@ -196,3 +204,41 @@ class AgentConnection:
         tail = text.strip().splitlines()[-STDERR_TAIL:]
         last = f"; its last words: {tail[-1][:200]}" if tail else ""
         return f" (stderr in {self.stderr_path}{last})"
+
+
+def _start_time(pid: int) -> str | None:
+    """Field 22 of /proc/<pid>/stat (start time in clock ticks), None when gone or not on Linux."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = stat.rsplit(")", 1)[-1].split()
+    return fields[19] if len(fields) > 19 else None
+
+
+def descendants(root: int) -> list[tuple[int, str]]:
+    """(pid, start time) of every process below `root`, from /proc (empty where there is no /proc)."""
+    parents: dict[int, list[int]] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            stat = Path(f"/proc/{entry}/stat").read_text()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[-1].split()
+        if len(fields) > 1 and fields[1].isdigit():
+            parents.setdefault(int(fields[1]), []).append(int(entry))
+    found: list[tuple[int, str]] = []
+    stack = [root]
+    while stack:
+        for child in parents.get(stack.pop(), []):
+            started = _start_time(child)
+            if started is not None:
+                found.append((child, started))
+                stack.append(child)
+    return found

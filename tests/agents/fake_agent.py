@@ -15,6 +15,7 @@ Scenarios (each is one of the "fake agents" the tests and `planview run --agent`
   exit-stay    switch-mode, but it does not leave its plan mode itself after the allow
   slow-edit    switch-mode, but after the allow it waits for a file named `go` before it edits
   rows         one reply with a read tool call, a diff edit call and a failed call (for transcript rows)
+  launcher     starts a long-running helper process of its own (like codex-acp's native binary)
   needs-auth   session/new answers "authentication required" until authenticate(fake-key) was called;
                that method is an env_var one needing FAKE_AGENT_KEY
   config-mode  offers its modes as a config option (category "mode") instead of session modes
@@ -358,6 +359,14 @@ class FakeAgent(Agent):
 
     async def turn_no_plan(self, text: str) -> str:
         await self.say("I have no plan mode.")
+        return "end_turn"
+
+    async def turn_launcher(self, text: str) -> str:
+        import subprocess
+
+        child = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(120)"])
+        log({"event": "child", "pid": child.pid})
+        await self.say("started a helper")
         return "end_turn"
 
     async def turn_needs_auth(self, text: str) -> str:

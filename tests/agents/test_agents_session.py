@@ -422,3 +422,22 @@ async def test_an_agent_that_ignores_the_cancel_after_a_breach_is_stopped(
     assert not session._agent.open, "the agent process was stopped"
     assert not agent_log.find(method="prompt-end"), "the agent never ended its turn itself"
     await session.close()
+
+
+async def test_closing_the_session_stops_the_processes_the_agent_started(
+    project: Path, agent_log: Any
+) -> None:
+    import os
+
+    rec = Recorder()
+    await run_turn(make(project, "launcher", rec))
+    pid = agent_log.find(event="child")[0]["pid"]
+    for _ in range(100):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            break
+        await asyncio.sleep(0.05)
+    else:
+        os.kill(pid, 9)
+        raise AssertionError("the agent's helper process outlived the session")
