@@ -109,6 +109,24 @@ def _steps_context(plan: Path, seq: int, text: str) -> str:
     return "\n".join(lines)
 
 
+def _plan_file_text(value: Any) -> str | None:
+    """The plan draft ExitPlanMode names, read only from Claude's own plans folder (a regular .md
+    file, bounded): the event may not make the hook copy any other file into a plan."""
+    from planview.claude.tools import claude_plans_dir
+    from planview.fileguard import read_regular
+    from planview.plan.store import MAX_PLAN_BYTES
+
+    if not isinstance(value, str) or not value.endswith(".md") or "\x00" in value:
+        return None
+    path = Path(os.path.realpath(value))
+    if path.parent != Path(os.path.realpath(claude_plans_dir())):
+        return None
+    try:
+        return read_regular(path, MAX_PLAN_BYTES, "plan draft").decode("utf-8")
+    except (OSError, PlanviewError, UnicodeDecodeError):
+        return None
+
+
 def _exit_plan_mode(ctx: HookContext) -> HookAnswer:
     from planview.claude.handoff import choose_reviewer, plan_title
     from planview.plan.canonical import canonical_sha256
@@ -117,12 +135,7 @@ def _exit_plan_mode(ctx: HookContext) -> HookAnswer:
     event = ctx.event
     text = event.tool_input.get("plan")
     if not isinstance(text, str) or not text.strip():
-        path = event.tool_input.get("planFilePath")
-        if isinstance(path, str) and path:
-            try:
-                text = Path(path).read_text(encoding="utf-8")[: 256 * 1024 + 1]
-            except (OSError, UnicodeDecodeError):
-                text = None
+        text = _plan_file_text(event.tool_input.get("planFilePath"))
     if not isinstance(text, str) or not text.strip():
         return _refuse(ctx, "ExitPlanMode carried no plan text; write the plan and call ExitPlanMode again")
     canonical = canonical_sha256(text)

@@ -584,3 +584,27 @@ def test_the_hook_loads_little_on_its_hot_paths(project: Path, approved: Path) -
         )
         heavy = [line for line in done.stderr.splitlines() if line.startswith("HEAVY=")]
         assert heavy == ["HEAVY="], (payload["tool_name"], done.stderr[-2000:])
+
+
+def test_plan_file_path_is_read_only_from_claudes_plans_folder(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ExitPlanMode without plan text falls back to its planFilePath, but only a draft in Claude's own
+    plans folder: the event cannot make the hook copy another file (a key, a FIFO) into a plan."""
+    config = tmp_path / "claude-config"
+    (config / "plans").mkdir(parents=True)
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(config))
+    secret = tmp_path / "id_rsa.md"
+    secret.write_text("# PRIVATE KEY\n")
+    fifo = config / "plans" / "pipe.md"
+    os.mkfifo(fifo)
+    reviewer = FakeReviewer(project / ".planview", project, "keep")
+    _use(monkeypatch, reviewer)
+    for bad in (str(secret), str(fifo), str(config / "plans" / ".." / ".." / "id_rsa.md")):
+        answer = ask(event(project, "ExitPlanMode", {"planFilePath": bad}))
+        assert decision(answer) == "deny" and "no plan text" in reason(answer), bad
+    assert reviewer.seen == []
+    draft = config / "plans" / "quiet-fox.md"
+    draft.write_text(PLAN)
+    ask(event(project, "ExitPlanMode", {"planFilePath": str(draft)}))
+    assert len(reviewer.seen) == 1 and reviewer.seen[0].read_text() == PLAN
