@@ -35,8 +35,6 @@ if TYPE_CHECKING:
 
 # The plan modules (markdown-it) and textual load when the command runs, not for `planview --help`.
 
-MARKDOWN_SUFFIXES = (".md", ".markdown")
-
 
 class ReviewInputError(PlanviewError):
     """The path given to `planview review` is not a plan that can be reviewed."""
@@ -82,15 +80,10 @@ def _shown(path: str) -> str:
 
 
 def check_plan(raw: str) -> tuple[Path, str]:
-    """The absolute plan path and its text, or a one-line ReviewInputError / store read error."""
-    from planview.plan.store import plans_dir_for_cwd, read_plan_text, resolve_plan_argument
+    """The absolute plan path and its text, or a one-line store error (not Markdown, missing, unreadable)."""
+    from planview.plan.store import plans_dir_for_cwd, read_plan_text, resolve_review_plan
 
-    typed = Path(raw).expanduser()
-    if typed.suffix and typed.suffix.lower() not in MARKDOWN_SUFFIXES:
-        raise ReviewInputError(f"{_shown(raw)} is not a Markdown plan (.md); pass the plan file to review")
-    path = resolve_plan_argument(typed, plans_dir_for_cwd())  # a bare name: the plans folder
-    if path.suffix.lower() not in MARKDOWN_SUFFIXES:
-        raise ReviewInputError(f"{_shown(raw)} is not a Markdown plan (.md); pass the plan file to review")
+    path = resolve_review_plan(raw, plans_dir_for_cwd())  # PlanPathError: not a Markdown plan
     text = read_plan_text(path)  # PlanNotFoundError / PlanReadError say what to do
     return path.resolve(), text
 

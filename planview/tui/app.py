@@ -242,10 +242,14 @@ class PlanviewApp(App):
     def review_plan(self, path: str | None = None, *, web: bool = False) -> None:
         """`/plan review [--web] [path]`: the given plan, else the session's plan, else the newest one."""
         if path is not None:
-            from planview.plan.store import resolve_plan_argument
+            from planview.plan.errors import PlanPathError
+            from planview.plan.store import resolve_review_plan
 
-            try:  # a bare file name means that plan in the plans folder, as on the command line
-                plan = resolve_plan_argument(path, self._store().plans_dir, cwd=self.project_root)
+            try:  # the command line's check: a bare file name means that plan in the plans folder
+                plan = resolve_review_plan(path, self._store().plans_dir, cwd=self.project_root)
+            except PlanPathError as exc:  # not Markdown (`/plan review /etc/passwd`): say so, open nothing
+                self._notice(f"{exc}. /plans lists the plans of this project.", "error")
+                return
             except PlanviewError:
                 plan = None
             if plan is None or not plan.is_file():
