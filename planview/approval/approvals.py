@@ -107,6 +107,11 @@ class Approvals:
         except PlanPathError as exc:
             raise ApprovalError(f"{exc}; only plans saved in the plans folder can be approved") from exc
 
+    def check_approvable(self, plan_path: str | Path) -> Path:
+        """The path approve would take, or the ApprovalError it would raise: for a UI that offers
+        Approve (`review --web --approve`) to refuse before offering what can only fail."""
+        return self._contained(plan_path)
+
     def plan_key(self, plan_path: str | Path) -> str:
         """The ledger's name for a plan: its path relative to the project root (else to the home)."""
         path = self._contained(plan_path)

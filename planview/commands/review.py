@@ -30,6 +30,8 @@ from planview.textsafe import json_for_terminal
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: start-up stays short
 if TYPE_CHECKING:
+    from typing import Any
+
     from planview.approval.flow import ReviewOutcome
     from planview.plan.decision import ReviewDecision
 
@@ -192,6 +194,8 @@ def run_review(args: argparse.Namespace) -> int:
     except (OSError, PlanviewError):
         home = None  # no baseline store: the review works, without changed markers
     if args.web:
+        if args.approve:  # an Approve that can only fail is not offered: exit 2 before any page
+            _approvals(create=False).check_approvable(path)
         return run_web_review(args, path, home)
     decision = open_review(path, home)
     outcome = _record(decision, path, args.channel)
@@ -220,14 +224,19 @@ def _record(decision: ReviewDecision, path: Path, channel: str | None) -> Review
 
     if not isinstance(decision, Approved):
         return None
-    from planview.approval.approvals import Approvals
     from planview.approval.channels import REVIEW_COMMAND
     from planview.approval.flow import record_decision
+
+    approvals = _approvals(create=True)
+    return record_decision(approvals, path, decision, channel=(channel or "").strip() or REVIEW_COMMAND)
+
+
+def _approvals(*, create: bool) -> Any:
+    from planview.approval.approvals import Approvals
     from planview.plan.store import PlanStore
 
-    store = PlanStore.for_cwd()  # the same home `planview approve` and `planview status` use
-    approvals = Approvals(store.home, store.project_root)
-    return record_decision(approvals, path, decision, channel=(channel or "").strip() or REVIEW_COMMAND)
+    store = PlanStore.for_cwd(create=create)  # the same home `planview approve` and `planview status` use
+    return Approvals(store.home, store.project_root)
 
 
 def _for_terminal(text: str) -> str:

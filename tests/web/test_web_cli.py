@@ -126,3 +126,24 @@ def test_web_flags_need_web(plan):
         timeout=60,
     )
     assert proc.returncode == 2 and "--web" in proc.stderr
+
+
+def test_approve_of_a_file_outside_the_plans_folder_is_refused_up_front(plan, home, tmp_path: Path):
+    """QA: `review --web --approve README.md` served an Approve that could only fail (422), wrote the
+    comment into README.md and never exited."""
+    readme = tmp_path / "README.md"
+    readme.write_text("# project\n")
+    proc = subprocess.run(
+        [sys.executable, "-m", "planview", "review", "--web", "--no-open", "--approve", str(readme)],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        timeout=60,
+        env={**os.environ, "BROWSER": "false"},
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stdout == ""  # no URL: no page was served
+    assert "only plans saved in the plans folder can be approved" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+    assert readme.read_text() == "# project\n"
+    assert not (home / "ledger.jsonl").exists()
