@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import signal
 from pathlib import Path
@@ -50,6 +51,14 @@ class AgentConnection:
         self.stderr_path.parent.mkdir(parents=True, exist_ok=True)
         stack = contextlib.AsyncExitStack()
         log = stack.enter_context(open(self.stderr_path, "ab"))
+        # The SDK reports a broken stream with logging.exception on the root logger; with no handler
+        # Python prints that traceback to the terminal. It belongs in the agent's log with its stderr.
+        handler = logging.FileHandler(self.stderr_path, encoding="utf-8")
+        handler.setFormatter(logging.Formatter("planview: ACP client %(levelname)s: %(message)s"))
+        root = logging.getLogger()
+        stack.callback(handler.close)
+        stack.callback(root.removeHandler, handler)
+        root.addHandler(handler)
         env = {**os.environ, **self.profile.env}
         program, *args = self.profile.argv
         try:

@@ -148,3 +148,19 @@ def test_config_agent_command_is_used(
     config.write_text(f"[agent]\ncommand = {json.dumps(agent_cmd('no-plan'))}\n")
     assert run("hello") == 0
     assert "I have no plan mode." in capsys.readouterr().out
+
+
+def test_an_agent_that_speaks_no_acp_is_one_line_not_a_traceback(project: Path) -> None:
+    """QA #3: a command that prints a non-JSON-RPC line made the SDK log a traceback to the terminal."""
+    agent = f"{sys.executable} -c 'print(123)'"
+    done = subprocess.run(
+        [sys.executable, "-m", "planview", "run", "--agent", agent, "hi"],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert "Traceback" not in done.stderr and "ERROR:root" not in done.stderr, done.stderr
+    assert done.stderr.count("\n") <= 2 and "stopped before answering initialize" in done.stderr
+    logs = list((project / ".planview" / "logs").glob("*.agent.log"))
+    assert logs and "Receive loop failed" in logs[0].read_text()
