@@ -99,6 +99,12 @@ def test_status_of_an_approved_plan_imports_no_ui(project: Path, plan: Path) -> 
     result = loaded(project, "status", str(plan))
     assert result["code"] == 0 and result["out"].startswith("approved"), result
     assert forbidden(result["modules"]) == []
+    # The file still has the sealed bytes: no Markdown parse is needed to say so.
+    assert forbidden(result["modules"], ("markdown_it", "planview.plan.document")) == []
+    # Ticked since: still approved (the canonical hash decides, so the parser loads).
+    plan.write_text(plan.read_text().replace("- [ ] Rewrite", "- [x] Rewrite"))
+    ticked = loaded(project, "status", str(plan))
+    assert ticked["code"] == 0 and ticked["out"].startswith("approved"), ticked
 
 
 def test_review_of_bad_input_answers_before_loading_the_ui(project: Path) -> None:
