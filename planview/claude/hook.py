@@ -221,13 +221,9 @@ def _simulated(tool: str, tool_input: Mapping[str, Any], current: str) -> str | 
 
 def _changes_since_pin(approvals: Any, pin: Pin, plan: Path) -> tuple[str, ...]:
     """Sections that differ between the pinned approval's sealed text and the plan file now."""
-    from planview.approval.approvals import section_changes
-    from planview.plan.store import read_plan_text
-
     for entry in approvals.history():
         if entry.record.seq == pin.seq:
-            sealed = approvals._sealed_text(entry.record)
-            return section_changes(sealed, read_plan_text(plan))
+            return approvals.changed_since(entry.record, plan)
     return ()
 
 
