@@ -17,7 +17,8 @@ from typing import Any
 from planview.session.events import Event, TextDelta, Todo, ToolFinished, ToolStarted
 
 DIFF_CONTEXT = 3
-TODO_STATUS = {"pending": "pending", "in_progress": "in_progress", "completed": "completed"}
+# ACP plan entry statuses are planview's todo statuses; anything else reads as pending.
+TODO_STATUSES = frozenset({"pending", "in_progress", "completed"})
 
 
 @dataclass
@@ -85,7 +86,7 @@ def _json(value: Any) -> str:
 
 def todos_from_plan(entries: list[Any]) -> tuple[Todo, ...]:
     return tuple(
-        Todo(str(entry.content), TODO_STATUS.get(entry.status, "pending"))  # type: ignore[arg-type]
+        Todo(str(entry.content), entry.status if entry.status in TODO_STATUSES else "pending")  # type: ignore[arg-type]
         for entry in entries
         if str(entry.content).strip()
     )
