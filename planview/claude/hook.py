@@ -304,7 +304,9 @@ def handle(event: HookEvent, timeout: float = DEFAULT_TIMEOUT) -> HookAnswer:
     if ctx.planning:
         from planview.claude.tools import plan_mode_verdict
 
-        verdict = plan_mode_verdict(event.tool_name, event.tool_input, ctx.root, _read_only_tools(ctx.home))
+        # The config lists MCP tools the user vouches for: read it only for an MCP call.
+        vouched = _read_only_tools(ctx.home) if event.tool_name.startswith("mcp__") else frozenset()
+        verdict = plan_mode_verdict(event.tool_name, event.tool_input, ctx.root, vouched)
         if event.name == "PermissionRequest":
             return answer.permission_deny(verdict.reason) if not verdict.allowed else HookAnswer(0)
         if verdict.allowed and event.tool_name == "Bash":
