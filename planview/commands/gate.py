@@ -95,11 +95,18 @@ def run_check(args: argparse.Namespace) -> int:
     from planview.gate.calls import GatePolicy
     from planview.home import find_project_root
 
-    root = args.project_root or find_project_root(Path.cwd()) or Path.cwd()
+    root = Path(args.project_root or find_project_root(Path.cwd()) or Path.cwd()).absolute()
+    check = None
+    if args.plans_dir is not None:  # write_plan's plan_path is judged by the store of that folder
+        from planview.plan.store import PlanStore
+
+        plans = Path(args.plans_dir).absolute()
+        check = PlanStore(plans.parent, project_root=root, plans_dir=plans).check_path
     policy = GatePolicy(
         allow_read_only_hint=not args.no_read_only_hint,
         plans_dir=args.plans_dir,
-        project_root=Path(root).absolute(),
+        project_root=root,
+        plan_path_check=check,
     )
     # A reader that went away (BrokenPipeError) ends the command quietly in planview.cli.
     return check_stream(sys.stdin.buffer, sys.stdout.buffer, args.mode, policy)

@@ -8,7 +8,7 @@ what is wrong, and `parse_json_line` does the same for one line of JSON Lines in
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -64,9 +64,17 @@ class Decision:
 
 @dataclass(frozen=True)
 class GatePolicy:
+    """What one gate knows of the project it guards; whoever builds the session's store builds this.
+
+    `plan_path_check` is that store's own containment rule (`PlanStore.check_path`): it returns the
+    plan's path or raises a PlanviewError naming the fix. Handed in, not rebuilt here, so write_plan's
+    plan_path is judged by the very store that will write it (its home and project root). Without
+    one, a plan_path is judged lexically against `plans_dir`."""
+
     allow_read_only_hint: bool = True  # config switch: False refuses even tools that declare readOnlyHint
     plans_dir: Path | None = None  # write_plan's plan_path must be contained here
     project_root: Path | None = None  # plan-mode git path words are resolved (symlinks followed) against it
+    plan_path_check: Callable[[str], object] | None = None  # the plan store's check_path
 
 
 class GateRefusal(PlanviewError):

@@ -4,8 +4,9 @@
 the session's job). In plan mode a call runs only when it is
 
 - one of planview's own readers (read, grep, find, ls), todo or ask_user;
-- planview's own write_plan (its plan_path contained in the plans folder) or exit_plan_mode —
-  exempt because the runtime says they are planview's tools, never because of the name alone;
+- planview's own write_plan (its plan_path passing the plan store's check the policy carries) or
+  exit_plan_mode — exempt because the runtime says they are planview's tools, never because of the
+  name alone;
 - bash with a read-only git command (planview.gate.git_shell);
 - subagent whose schema declares readOnly, forced to readOnly: true;
 - any tool declaring readOnlyHint: true that takes no path (planview.gate.path_guard), unless the
@@ -21,6 +22,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from planview.errors import PlanviewError
 from planview.gate.calls import (
     MODES,
     Decision,
@@ -135,41 +137,23 @@ def _write_plan(call: ToolCall, policy: GatePolicy) -> Decision:
         return _allow(call, "plan control")
     if not isinstance(plan_path, str):
         return _deny(call, "write_plan's plan_path must be a string; omit it to save a new plan")
-    problem = _plan_path_problem(plan_path, policy.plans_dir)
+    problem = _plan_path_problem(plan_path, policy)
     if problem is not None:
         return _deny(call, f"write_plan refused: {problem}")
     return _allow(call, "plan control")
 
 
-def _plan_path_problem(plan_path: str, plans_dir: Path | None) -> str | None:
-    """Why plan_path is not a writable plan; the plan store's containment rules when it is available."""
-    if plans_dir is not None:
-        store = _store_for(Path(plans_dir))
-        if store is not None:
-            from planview.plan.errors import PlanPathError
-
-            try:
-                store.check_path(plan_path)
-            except PlanPathError as exc:
-                return str(exc)
-            except (OSError, ValueError) as exc:
-                return f"plan_path {show(plan_path)} could not be checked ({exc}); omit it to save a new plan"
-            return None
-    return _lexical_problem(plan_path, plans_dir)
-
-
-def _store_for(plans_dir: Path) -> Any:
-    """The PlanStore whose plans folder is plans_dir, or None when the store cannot express it."""
-    if plans_dir.name != "plans":
-        return None
+def _plan_path_problem(plan_path: str, policy: GatePolicy) -> str | None:
+    """Why plan_path is not a writable plan: the plan store's own check when one was handed in."""
+    if policy.plan_path_check is None:
+        return _lexical_problem(plan_path, policy.plans_dir)
     try:
-        from planview.plan.store import PlanStore
-    except ImportError:
-        return None
-    store = PlanStore(plans_dir.parent)
-    if os.path.normpath(store.plans_dir) != os.path.normpath(plans_dir.expanduser().absolute()):
-        return None
-    return store
+        policy.plan_path_check(plan_path)
+    except PlanviewError as exc:  # PlanPathError: its message names the fix
+        return str(exc)
+    except (OSError, ValueError) as exc:
+        return f"plan_path {show(plan_path)} could not be checked ({exc}); omit it to save a new plan"
+    return None
 
 
 def _lexical_problem(plan_path: str, plans_dir: Path | None) -> str | None:

@@ -101,6 +101,7 @@ class Session:
             allow_read_only_hint=allow_read_only_hint,
             plans_dir=self._store.plans_dir,
             project_root=self._project_root,
+            plan_path_check=self._store.check_path,  # write_plan's plan_path: this store's own rule
         )
         self.max_model_requests = max_model_requests
         # What this session can run and what it is told: a subagent's child narrows these.

@@ -308,14 +308,22 @@ def write_plan(plan_path: Any) -> ToolCall:
     return call("write_plan", {"title": "T", "content": "# T", "plan_path": plan_path})
 
 
+def store_policy(plans: Path) -> GatePolicy:
+    """The policy a session builds: its own plan store's check_path handed in."""
+    from planview.plan.store import PlanStore
+
+    return GatePolicy(plans_dir=plans, plan_path_check=PlanStore(plans.parent).check_path)
+
+
 @pytest.mark.parametrize(
     "plan_path",
     ["2026-01-14-1030-x.md", "{plans}/2026-01-14-1030-x.md", "{plans}/existing.md"],
 )
 def test_plan_path_inside_the_folder_is_allowed(plans: Path, plan_path: str) -> None:
     (plans / "existing.md").write_text("# old\n")
-    decision = decide(write_plan(plan_path.format(plans=plans)), "plan", GatePolicy(plans_dir=plans))
-    assert decision.allowed, decision.reason
+    for policy in (store_policy(plans), GatePolicy(plans_dir=plans)):  # the store's rule; the lexical one
+        decision = decide(write_plan(plan_path.format(plans=plans)), "plan", policy)
+        assert decision.allowed, decision.reason
 
 
 @pytest.mark.parametrize(
@@ -340,10 +348,21 @@ def test_plan_path_outside_the_rules_is_refused(
     (outside / "target.md").write_text("x")
     os.symlink(outside / "target.md", plans / "link.md")
     os.symlink(outside, plans / "linkdir")
-    decision = decide(write_plan(plan_path.format(plans=plans)), "plan", GatePolicy(plans_dir=plans))
+    decision = decide(write_plan(plan_path.format(plans=plans)), "plan", store_policy(plans))
     assert not decision.allowed
     assert decision.reason.startswith("write_plan refused: ")
     assert fragment in decision.reason, decision.reason
+    lexical = decide(write_plan(plan_path.format(plans=plans)), "plan", GatePolicy(plans_dir=plans))
+    assert not lexical.allowed, "without the store's check the lexical rule still refuses"
+
+
+def test_a_plan_path_check_that_fails_is_a_refusal_not_a_crash(plans: Path) -> None:
+    def broken(path: str) -> object:
+        raise OSError(5, "Input/output error")
+
+    policy = GatePolicy(plans_dir=plans, plan_path_check=broken)
+    decision = decide(write_plan("a.md"), "plan", policy)
+    assert not decision.allowed and "could not be checked" in decision.reason, decision.reason
 
 
 def test_plan_path_with_a_plans_dir_the_store_cannot_express(tmp_path: Path) -> None:
