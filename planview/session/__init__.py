@@ -5,6 +5,7 @@ No textual here: a UI consumes events and answers review / confirmation requests
 
 from __future__ import annotations
 
+from planview.session.base import SessionBusyError
 from planview.session.events import (
     ConfirmationRequested,
     ErrorEvent,
@@ -23,7 +24,7 @@ from planview.session.events import (
     TurnEnded,
 )
 from planview.session.providers import make_provider
-from planview.session.session import Session, SessionBusyError
+from planview.session.session import Session
 from planview.session.ui import ReviewRequest, SessionUI
 
 __all__ = [
