@@ -14,7 +14,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from planview.approval import Approvals, Ledger
+from planview.approval.approvals import Approvals
+from planview.approval.ledger import Ledger
 
 
 def timed(fn, repeat: int = 5) -> float:

@@ -218,7 +218,7 @@ def _norm(key: str) -> str:
 
 
 def _bypass(path: Path, where: str) -> PlanviewError:
-    from planview.approval import BypassConfigError
+    from planview.approval.errors import BypassConfigError
 
     return BypassConfigError(
         f"{path}: {where} would switch the plan-mode gate off, and planview refuses that setting; "

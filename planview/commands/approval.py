@@ -54,7 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def _open(*, create: bool) -> Any:
-    from planview.approval import Approvals
+    from planview.approval.approvals import Approvals
     from planview.plan.store import PlanStore
 
     store = PlanStore.for_cwd(create=create)
@@ -112,8 +112,8 @@ def approval_json(record: Any) -> dict[str, Any]:
 
 
 def run_status(args: argparse.Namespace) -> int:
-    from planview.approval import ApprovalError
     from planview.approval.channels import shown
+    from planview.approval.errors import ApprovalError
 
     store, approvals = _open(create=False)
     if args.path is None:

@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from planview.approval import ApprovalError, Approvals, LedgerError
+from planview.approval.approvals import Approvals
+from planview.approval.errors import ApprovalError, LedgerError
 from planview.plan.store import PlanStore
 
 PLAN = """\
@@ -261,7 +262,7 @@ def test_plan_outside_git_uses_home_relative_name(tmp_path: Path, monkeypatch: p
 APPROVER = """
 import sys
 from pathlib import Path
-from planview.approval import Approvals
+from planview.approval.approvals import Approvals
 print(Approvals(Path(sys.argv[1]), Path(sys.argv[2])).approve(Path(sys.argv[3]), approver=sys.argv[4], channel="test").seq)
 """
 

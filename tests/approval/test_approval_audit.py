@@ -41,7 +41,7 @@ def test_git_changes_without_git_or_commits(tmp_path: Path) -> None:
 def test_audit_reports_a_non_utf8_artifact_whose_packet_is_gone(project: Path) -> None:
     # With the packet missing, audit rebuilds it from the sealed artifact: an artifact edited into
     # non-UTF-8 bytes must be reported, not crash the audit.
-    from planview.approval import Approvals
+    from planview.approval.approvals import Approvals
     from planview.approval.audit import build_audit
     from planview.plan.store import PlanStore
 

@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from planview.approval import ApprovalError, resolve_approver
+from planview.approval.errors import ApprovalError
+from planview.approval.identity import resolve_approver
 
 
 def test_explicit_approver_wins(project: Path) -> None:
@@ -57,7 +58,7 @@ def test_approval_package_never_imports_textual() -> None:
 
 
 def test_bypass_config_is_refused_at_load(project: Path) -> None:
-    from planview.approval import BypassConfigError
+    from planview.approval.errors import BypassConfigError
     from planview.config import load_config
 
     config = project / ".planview" / "config.toml"

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from planview.approval import GENESIS, Ledger, LedgerError
-from planview.approval.ledger import canonical_json
+from planview.approval.errors import LedgerError
+from planview.approval.ledger import GENESIS, Ledger, canonical_json
 
 
 def make_ledger(tmp_path: Path, count: int = 5) -> Ledger:

@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from planview.approval import Approvals, EvidenceError, EvidencePacket, build_packet
+from planview.approval.approvals import Approvals
+from planview.approval.errors import EvidenceError
+from planview.approval.packet import EvidencePacket, build_packet
 from planview.plan.store import PlanStore
 
 PLAN = """\
@@ -59,7 +61,7 @@ ARGS = dict(
 
 BUILDER = """
 import json, sys
-from planview.approval import build_packet
+from planview.approval.packet import build_packet
 args = json.loads(sys.argv[1])
 packet = build_packet(sys.stdin.read(), **args)
 print(packet.sha256)

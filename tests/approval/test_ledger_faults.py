@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from planview.approval import Ledger, LedgerError
 from planview.approval import ledger as ledger_module
-from planview.approval.ledger import GENESIS, canonical_json, sha256_hex
+from planview.approval.errors import LedgerError
+from planview.approval.ledger import GENESIS, Ledger, canonical_json, sha256_hex
 
 
 def make_ledger(tmp_path: Path, count: int = 3) -> Ledger:
@@ -371,7 +371,7 @@ def test_a_full_disk_after_the_ledger_line_keeps_the_approval(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The evidence packet could not be saved: the approval stands and the packet is rebuilt on demand."""
-    from planview.approval import Approvals
+    from planview.approval.approvals import Approvals
     from planview.approval.packet import EvidencePacket
     from planview.plan.store import PlanStore
 
@@ -392,7 +392,8 @@ def test_a_full_disk_after_the_ledger_line_keeps_the_approval(
 def test_a_full_disk_while_sealing_is_one_typed_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from planview.approval import ApprovalError, Approvals
+    from planview.approval.approvals import Approvals
+    from planview.approval.errors import ApprovalError
     from planview.plan.store import PlanStore
 
     home = tmp_path / ".planview"

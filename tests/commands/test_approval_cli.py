@@ -164,7 +164,7 @@ def test_audit_shows_the_evidence(capsys: pytest.CaptureFixture[str], project: P
 
 
 def test_audit_lists_revocations(capsys: pytest.CaptureFixture[str], plan: Path) -> None:
-    from planview.approval import Approvals
+    from planview.approval.approvals import Approvals
 
     store = PlanStore.for_cwd()
     approvals = Approvals(store.home, store.project_root)
