@@ -143,13 +143,14 @@ def _stdout_closed() -> int:
 
 
 def _dispatch(argv: list[str] | None) -> int:
-    from planview.commands.claude import run_hook_fast
-
-    # Claude Code runs this hook before every tool call: answer it without building the whole CLI.
-    fast = run_hook_fast(sys.argv[1:] if argv is None else list(argv))
-    if fast is not None:
-        return fast
     argv = sys.argv[1:] if argv is None else list(argv)
+    if argv[:1] == ["claude"]:
+        from planview.commands.claude import run_hook_fast
+
+        # Claude Code runs this hook before every tool call: answer it without building the whole CLI.
+        fast = run_hook_fast(argv)
+        if fast is not None:
+            return fast
     parser = build_parser(argv)
     args = _parse(parser, argv)
     handler = getattr(args, "handler", None)

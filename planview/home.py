@@ -9,8 +9,7 @@ place that names what lives inside it.
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -82,11 +81,121 @@ class HomeLayout:
 
 
 def find_project_root(start: Path | None = None) -> Path | None:
-    """The git toplevel containing `start` (default: the current folder), else None."""
+    """The git toplevel containing `start` (default: the current folder), else None.
+
+    The common case (a plain `.git` folder, or a `.git` file of a worktree or submodule, found by
+    walking up) is read from the file system as git's own discovery reads it: `planview status`
+    starts in tens of milliseconds and a git process alone costs several. Anything git would
+    treat specially (its discovery variables, `core.worktree`, a bare repository, a folder
+    owned by another user, an unreadable entry) is left to `git rev-parse --show-toplevel`.
+    """
     here = Path(start) if start is not None else Path.cwd()
     here = here.absolute()
     while not here.is_dir() and here != here.parent:  # a file, or a path not created yet
         here = here.parent
+    found = _walk_to_git(os.path.realpath(here))
+    if found is not _ASK_GIT:
+        return None if found is None else Path(found)
+    return _git_toplevel(here)
+
+
+_ASK_GIT = "ask git"  # a sentinel: the walk met something only git itself decides
+# Variables that change where git looks for the repository (git help environment).
+_DISCOVERY_ENV = (
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_COMMON_DIR",
+    "GIT_CEILING_DIRECTORIES",
+    "GIT_DISCOVERY_ACROSS_FILESYSTEM",
+)
+# A config that moves the work tree or makes the repository bare: git decides the toplevel then.
+_MOVES_WORK_TREE = (b"worktree", b"bare")
+
+
+def _walk_to_git(folder: str) -> str | None:
+    """The folder holding the nearest `.git`, None when git would find no repository, or _ASK_GIT."""
+    if any(os.environ.get(name) for name in _DISCOVERY_ENV):
+        return _ASK_GIT
+    try:
+        device = os.stat(folder).st_dev
+    except OSError:
+        return _ASK_GIT
+    while True:
+        dot = os.path.join(folder, ".git")
+        try:
+            entry = os.stat(dot)
+        except FileNotFoundError:
+            entry = None
+        except OSError:
+            return _ASK_GIT
+        if entry is not None:
+            return folder if _plain_repository(dot, entry) else _ASK_GIT
+        if os.path.isfile(os.path.join(folder, "HEAD")):  # inside a .git folder, or a bare repository
+            return _ASK_GIT
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return None
+        try:
+            if os.stat(parent).st_dev != device:
+                return None  # git stops at a file-system boundary too
+        except OSError:
+            return _ASK_GIT
+        folder = parent
+
+
+def _plain_repository(dot: str, entry: os.stat_result) -> bool:
+    """`.git` is a folder (or a `gitdir:` file) git would take as it stands, owned by this user."""
+    if entry.st_uid != os.geteuid():  # git's safe.directory check applies: let git decide
+        return False
+    if stat.S_ISDIR(entry.st_mode):
+        gitdir = dot
+    elif stat.S_ISREG(entry.st_mode):
+        try:
+            with open(dot, "rb") as handle:
+                line = handle.read(4097).strip()
+        except OSError:
+            return False
+        if not line.startswith(b"gitdir: ") or b"\n" in line:
+            return False
+        gitdir = os.path.join(os.path.dirname(dot), os.fsdecode(line[len(b"gitdir: ") :]))
+    else:
+        return False
+    if not os.path.isfile(os.path.join(gitdir, "HEAD")):
+        return False
+    configs = [os.path.join(gitdir, "config")]
+    try:
+        with open(os.path.join(gitdir, "commondir"), "rb") as handle:  # a linked worktree
+            configs.append(os.path.join(gitdir, os.fsdecode(handle.read(4096).strip()), "config"))
+    except FileNotFoundError:
+        pass
+    except OSError:
+        return False
+    for config in configs:
+        try:
+            with open(config, "rb") as handle:
+                text = handle.read(1 << 20).lower()
+        except FileNotFoundError:
+            continue
+        except OSError:
+            return False
+        if any(_sets(text, key) for key in _MOVES_WORK_TREE) or b"include" in text:
+            return False
+    return True
+
+
+def _sets(config: bytes, key: bytes) -> bool:
+    """Whether a config line sets `key` to anything but false (`bare = false` is what git init writes)."""
+    for line in config.splitlines():
+        name, _, value = line.partition(b"=")
+        if name.strip() == key and value.strip() not in (b"false", b"no", b"off", b"0"):
+            return True
+    return False
+
+
+def _git_toplevel(here: Path) -> Path | None:
+    import shutil
+    import subprocess
+
     git = shutil.which("git")
     if git is None:  # no git binary: recognise a checkout by its .git entry
         for folder in (here, *here.parents):

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from planview import home as home_module
 from planview.home import HomeError, find_project_root, planview_home
 from planview.plan.store import PlanStore
 
@@ -102,7 +101,7 @@ def test_without_a_git_binary_a_dot_git_folder_marks_the_root(
 ) -> None:
     (tmp_path / "repo" / ".git").mkdir(parents=True)
     (tmp_path / "repo" / "a" / "b").mkdir(parents=True)
-    monkeypatch.setattr(home_module.shutil, "which", lambda name: None)
+    monkeypatch.setattr("shutil.which", lambda name: None)
     assert find_project_root(tmp_path / "repo" / "a" / "b") == tmp_path / "repo"
 
 
