@@ -29,7 +29,7 @@ def timed(fn, repeat: int = 5) -> float:
 
 def fill(ledger: Ledger, size: int) -> None:
     """Write a valid chain of `size` events directly (appending 10k fsynced events takes minutes)."""
-    from planview.approval.ledger import GENESIS, canonical_json, sha256_hex, utc_now
+    from planview.approval.ledger_format import GENESIS, canonical_json, sha256_hex, utc_now
     from planview.plan.store import atomic_write
 
     prev, out = GENESIS, []

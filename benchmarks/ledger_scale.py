@@ -34,7 +34,8 @@ def _env() -> dict[str, str]:
 
 
 def make_project(root: Path, events: int) -> Path:
-    from planview.approval.ledger import GENESIS, Ledger, canonical_json, sha256_hex
+    from planview.approval.ledger import Ledger
+    from planview.approval.ledger_format import GENESIS, canonical_json, sha256_hex
 
     root.mkdir(parents=True)
     subprocess.run(["git", "init", "-q"], cwd=root, check=True, env=_env())

@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["json_for_terminal", "sanitize_for_terminal"]
 

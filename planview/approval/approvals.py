@@ -7,16 +7,11 @@ and a tampered ledger fails closed: nothing reads as approved until a human look
 from __future__ import annotations
 
 import hashlib
-import subprocess
-from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from planview.approval.channels import SESSION_PIN_CHECK, refuse_tool_process
 from planview.approval.errors import ApprovalError, EvidenceError
-from planview.approval.identity import resolve_approver
 from planview.approval.ledger import Ledger, utc_now
-from planview.approval.packet import EvidencePacket, build_packet
 from planview.approval.records import (
     ApprovalEntry,
     ApprovalRecord,
@@ -26,9 +21,17 @@ from planview.approval.records import (
     record_from_event,
     revocation_from_event,
 )
-from planview.approval.seal import artifact_path, packet_path, read_artifact, seal
 from planview.errors import PlanviewError
 from planview.home import HomeLayout
+
+# What only approve, revoke and the evidence need (the packet, the seal, git, the approver's name)
+# is imported where it is used: `planview status` and the Claude hook load none of it.
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+    from planview.approval.packet import EvidencePacket
 
 __all__ = ["AUTO_REVOKER", "Approvals", "git_head", "path_text", "section_changes"]
 
@@ -38,6 +41,8 @@ AUTO_REVOKER = "planview (plan changed after approval)"
 def git_head(root: Path | None) -> str | None:
     if root is None:
         return None
+    import subprocess
+
     try:
         done = subprocess.run(
             ["git", "rev-parse", "--verify", "-q", "HEAD"],
@@ -229,6 +234,9 @@ class Approvals:
         `channel` says how the person approved (see approval/channels.py); a process a planview
         session started as one of its tools is refused here, whichever path it took.
         """
+        from planview.approval.identity import resolve_approver
+        from planview.approval.packet import build_packet
+        from planview.approval.seal import packet_path, read_artifact, seal
         from planview.plan.canonical import canonical_sha256
 
         refuse_tool_process()
@@ -321,6 +329,7 @@ class Approvals:
 
     def reject(self, plan_path: Path, approver: str | None = None, reason: str = "", *, channel: str) -> int:
         """Record that a reviewer declined this version of the plan; returns the event's seq."""
+        from planview.approval.identity import resolve_approver
         from planview.plan.canonical import canonical_sha256
 
         path = self._contained(plan_path)
@@ -349,6 +358,8 @@ class Approvals:
 
     def _sealed_text(self, record: ApprovalRecord) -> str:
         """The sealed plan as approved; a sealed copy edited since (even into non-UTF-8) is an error."""
+        from planview.approval.seal import read_artifact
+
         data = read_artifact(self.artifacts_dir, record.artifact)
         if hashlib.sha256(data).hexdigest() != record.file_sha256:
             raise ApprovalError(
@@ -360,10 +371,15 @@ class Approvals:
 
     # -- evidence --------------------------------------------------------------------------
     def artifact_path(self, record: ApprovalRecord) -> Path:
+        from planview.approval.seal import artifact_path
+
         return artifact_path(self.artifacts_dir, record.artifact)
 
     def packet(self, record: ApprovalRecord) -> EvidencePacket:
         """The evidence packet of an approval, verified against the hash its ledger event recorded."""
+        from planview.approval.packet import EvidencePacket, build_packet
+        from planview.approval.seal import packet_path
+
         path = packet_path(self.artifacts_dir, record.artifact)
         if record.packet_sha256 is None:
             raise EvidenceError(

@@ -17,7 +17,7 @@ from typing import Any
 
 from planview.approval.approvals import Approvals
 from planview.approval.channels import shown as shown_channel
-from planview.approval.ledger import Verification
+from planview.approval.ledger_chain import Verification
 from planview.approval.records import ApprovalEntry, ApprovalRecord, PlanStatus, history
 from planview.errors import PlanviewError
 from planview.fileguard import read_regular

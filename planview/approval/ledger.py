@@ -24,26 +24,38 @@ import hashlib
 import json
 import os
 import threading
-from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
 
 from planview.approval.errors import LedgerError
+from planview.approval.ledger_format import (
+    GENESIS,
+    MAX_HEAD_BYTES,
+    UNREADABLE,
+    Head,
+    canonical_json,
+    line_event,
+    parse_head,
+    sha256_hex,
+    utc_now,
+)
 from planview.fileguard import NotAFileError, TooLargeError, explain, open_regular, read_regular
-from planview.nesting import too_deep_json
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from collections.abc import Iterator, Mapping
+    from typing import Any
+
+    from planview.approval.ledger_chain import Verification, VerifiedPrefix
 
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: no flock; refuse to write rather than risk a race
     fcntl = None  # type: ignore[assignment]
 
-GENESIS = "0" * 64
 EVENT_TYPES = frozenset({"approved", "revoked", "rejected"})
-MAX_HEAD_BYTES = 4096
 _REPAIR_HINT = (
     "Run `planview audit` for details; planview never rewrites a ledger - move it aside "
     "(keep it as evidence) to start a new one."
@@ -54,50 +66,6 @@ _TORN_HINT = (
 )
 
 
-def canonical_json(value: Any) -> str:
-    """Sorted keys, no insignificant whitespace, non-ASCII kept as UTF-8, no NaN."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
-
-
-def sha256_hex(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def utc_now() -> str:
-    """UTC ISO 8601 with a `Z`, to the second."""
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-@dataclass(frozen=True)
-class LedgerProblem:
-    line: int  # 1-based line of the ledger file (equals the seq it should carry)
-    message: str
-
-    @property
-    def seq(self) -> int:
-        return self.line
-
-    @property
-    def torn(self) -> bool:
-        return self.message.startswith("torn last line")
-
-
-@dataclass(frozen=True)
-class Verification:
-    ok: bool
-    events: tuple[Mapping[str, Any], ...]  # events that verified, in order (all of them when ok)
-    problem: LedgerProblem | None = None
-
-    @property
-    def first_bad_seq(self) -> int | None:
-        return self.problem.seq if self.problem else None
-
-    def describe(self) -> str:
-        if self.problem is None:
-            return f"ledger ok: {len(self.events)} event(s), chain verified"
-        return f"ledger broken at line {self.problem.line} (seq {self.problem.seq}): {self.problem.message}"
-
-
 @dataclass(frozen=True)
 class Repair:
     """What `Ledger.repair` did: the bytes of the torn line removed and where the backup went."""
@@ -105,32 +73,6 @@ class Repair:
     removed: int
     backup: Path | None
     line: int | None  # the torn line's number, when one was removed
-
-
-@dataclass(frozen=True)
-class Head:
-    """`ledger.head`: what planview last wrote. `length`/`digest` are None in a head written by a
-    planview before they existed (such a head is checked by the full walk, strictly)."""
-
-    seq: int
-    sha256: str | None
-    length: int | None = None
-    digest: str | None = None
-    pending: str | None = None
-
-    def to_json(self) -> str:
-        data: dict[str, Any] = {
-            "seq": self.seq,
-            "sha256": self.sha256,
-            "bytes": self.length,
-            "digest": self.digest,
-        }
-        if self.pending is not None:
-            data["pending"] = self.pending
-        return canonical_json(data) + "\n"
-
-
-_UNREADABLE = object()
 
 
 @dataclass(frozen=True)
@@ -226,9 +168,11 @@ class Ledger:
         """Walk every line, the chain and the head; report the first bad line instead of raising."""
         with self.locked(exclusive=False):
             data, head = self._read()
+            from planview.approval.ledger_chain import Verification, check
+
             if not data and head is None:
                 return Verification(ok=True, events=())
-            result, self._prefix = _check(data, head, self._prefix)
+            result, self._prefix = check(data, head, self._prefix)
         return result
 
     def events(self, plan: str | None = None) -> tuple[Mapping[str, Any], ...]:
@@ -276,12 +220,12 @@ class Ledger:
         except FileNotFoundError:
             return None
         except TooLargeError:
-            return _UNREADABLE
+            return UNREADABLE
         except NotAFileError as exc:
             raise LedgerError(str(exc)) from None
         except OSError as exc:
             raise LedgerError(explain(exc, f"read {self.head_path}")) from exc
-        return _parse_head(raw)
+        return parse_head(raw)
 
     def _snapshot(self, *, appending: bool = False) -> _Snapshot:
         """The ledger as it is, vouched for by the head (fast) or by a full walk; LedgerError if bad."""
@@ -291,7 +235,9 @@ class Ledger:
             return snap
         if not data and head is None:
             return _Snapshot(data, 0, GENESIS, 0, (), ())
-        result, self._prefix = _check(data, head, self._prefix)
+        from planview.approval.ledger_chain import check  # the head cannot vouch: walk every line
+
+        result, self._prefix = check(data, head, self._prefix)
         if not result.ok:
             hint = _TORN_HINT if result.problem is not None and result.problem.torn else _REPAIR_HINT
             refusing = "; refusing to append to it" if appending else ""
@@ -388,11 +334,13 @@ class Ledger:
         """
         with self.locked(exclusive=True):
             data, head = self._read()
-            lines, torn = _split(data)
+            from planview.approval.ledger_chain import check, split_lines
+
+            lines, torn = split_lines(data)
             if torn is None:
                 return Repair(0, None, None)
             keep = len(data) - len(torn)
-            rest, _ = _check(data[:keep], head, None)
+            rest, _ = check(data[:keep], head, None)
             if not rest.ok:
                 raise LedgerError(
                     f"{self.path}: besides the torn last line, {rest.describe()}; --repair removes only a "
@@ -412,6 +360,8 @@ class Ledger:
             return Repair(len(torn), backup, len(lines) + 1)
 
     def _backup(self, data: bytes) -> Path:
+        from datetime import UTC, datetime
+
         from planview.atomic import open_dir, write_in_dir
 
         stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%SZ")
@@ -446,40 +396,6 @@ def _fsync_dir(folder: Path) -> None:
         os.close(dir_fd)
 
 
-def _parse_head(raw: bytes) -> Any:
-    if too_deep_json(raw):
-        return _UNREADABLE
-    try:
-        obj = json.loads(raw)
-    except (ValueError, UnicodeDecodeError, RecursionError):
-        return _UNREADABLE
-    if not isinstance(obj, dict):
-        return _UNREADABLE
-    seq, sha, length, digest, pending = (obj.get(k) for k in ("seq", "sha256", "bytes", "digest", "pending"))
-    if not isinstance(seq, int) or isinstance(seq, bool) or seq < 0:
-        return _UNREADABLE
-    if "bytes" in obj:  # the current format: every field must be right, or the head is unreadable
-        ok = (
-            isinstance(sha, str)
-            and isinstance(length, int)
-            and not isinstance(length, bool)
-            and length >= 0
-            and isinstance(digest, str)
-            and (pending is None or isinstance(pending, str))
-        )
-        return Head(seq, sha, length, digest, pending) if ok else _UNREADABLE
-    return Head(seq, sha if isinstance(sha, str) else None)
-
-
-def _split(data: bytes) -> tuple[list[bytes], bytes | None]:
-    """Complete lines (without newlines) and the torn tail, if the data does not end in a newline."""
-    if not data:
-        return [], None
-    parts = data.split(b"\n")
-    tail = parts.pop()
-    return parts, (tail if tail else None)
-
-
 def _from_head(data: bytes, head: Any) -> _Snapshot | None:
     """The fast path: None unless the head vouches for the bytes and at most its pending line follows."""
     if not isinstance(head, Head) or head.length is None or len(data) < head.length:
@@ -497,36 +413,11 @@ def _from_head(data: bytes, head: Any) -> _Snapshot | None:
     raw = rest[:-1]
     if sha256_hex(raw) != head.pending:
         return None
-    obj = _line_event(raw, head.seq + 1, head.sha256 or GENESIS)
+    obj = line_event(raw, head.seq + 1, head.sha256 or GENESIS)
     if isinstance(obj, str):
         return None  # the full walk names the problem
     hasher.update(rest)
     return _Snapshot(data, head.seq + 1, head.pending, head.length, (obj,), hasher=hasher)
-
-
-def _line_event(raw: bytes, number: int, expected_prev: str) -> Mapping[str, Any] | str:
-    """The event on one line, or a problem message (used by the full walk and the fast path)."""
-    if too_deep_json(raw):
-        return "nested too deeply (edited or corrupted)"
-    try:
-        obj = json.loads(raw.decode("utf-8"))
-    except UnicodeDecodeError:
-        return "not valid UTF-8 (edited or corrupted)"
-    except (ValueError, RecursionError):
-        return "not valid JSON (edited or corrupted)" if raw else "blank line inserted"
-    if not isinstance(obj, dict):
-        return "not a JSON object (edited or inserted)"
-    try:
-        canonical = canonical_json(obj).encode("utf-8")
-    except ValueError:
-        canonical = b""
-    if canonical != raw:
-        return "not in canonical form (edited by hand)"
-    if obj.get("prev") != expected_prev or obj.get("seq") != number:
-        return "chain"
-    if not isinstance(obj.get("type"), str) or not isinstance(obj.get("at"), str):
-        return "missing its type or time"
-    return MappingProxyType(obj)
 
 
 def _parse_trusted(data: bytes) -> Iterator[Mapping[str, Any]]:
@@ -552,107 +443,3 @@ def _events_naming(snap: _Snapshot, plan: str) -> tuple[Mapping[str, Any], ...]:
         at = data.find(needle, stop, end)
     found.extend(e for e in snap.tail if e.get("plan") == plan)
     return tuple(found)
-
-
-@dataclass(frozen=True)
-class VerifiedPrefix:
-    """Lines already walked in this process: re-checked with one sha256 over their bytes instead of a re-parse."""
-
-    length: int  # bytes of complete, verified lines
-    digest: str  # sha256 of data[:length]
-    events: tuple[Mapping[str, Any], ...]
-    hashes: tuple[str, ...]
-
-
-def _check(
-    data: bytes, head: Any, prefix: VerifiedPrefix | None
-) -> tuple[Verification, VerifiedPrefix | None]:
-    events: list[Mapping[str, Any]] = []
-    hashes: list[str] = []
-    offset = 0
-    if (
-        prefix is not None
-        and len(data) >= prefix.length
-        and sha256_hex(data[: prefix.length]) == prefix.digest
-    ):
-        events, hashes, offset = list(prefix.events), list(prefix.hashes), prefix.length
-    lines, torn = _split(data[offset:])
-
-    def bad(line: int, message: str) -> Verification:
-        return Verification(ok=False, events=tuple(events[: line - 1]), problem=LedgerProblem(line, message))
-
-    for number, raw in enumerate(lines, start=len(events) + 1):
-        expected_prev = hashes[-1] if hashes else GENESIS
-        obj = _line_event(raw, number, expected_prev)
-        if isinstance(obj, str) and obj != "chain":
-            return bad(number, obj), None
-        if obj == "chain":
-            found = json.loads(raw)
-            if found.get("prev") != expected_prev:
-                if number == 1:
-                    return bad(
-                        1, "prev is not the genesis value (a line was removed or inserted before it)"
-                    ), None
-                if number >= 3 and found.get("prev") == hashes[-2]:
-                    return bad(
-                        number - 1, f"inserted (line {number} chains to line {number - 2}, skipping it)"
-                    ), None
-                if found.get("seq") == number:
-                    return bad(
-                        number - 1,
-                        f"changed after it was written (its hash no longer matches the prev of line {number})",
-                    ), None
-                return bad(
-                    number, f"out of place: carries seq {found.get('seq')!r} (a line was removed or moved)"
-                ), None
-            return bad(
-                number,
-                f"carries seq {found.get('seq')!r}, expected {number} (a line was removed, inserted or moved)",
-            ), None
-        events.append(obj)  # type: ignore[arg-type]
-        hashes.append(sha256_hex(raw))
-
-    length = offset + sum(len(raw) + 1 for raw in lines)
-    verified = VerifiedPrefix(length, sha256_hex(data[:length]), tuple(events), tuple(hashes))
-    if torn is not None:
-        torn_at = len(events) + 1
-        return bad(
-            torn_at, f"torn last line ({len(torn)} bytes without a newline: a write was interrupted)"
-        ), verified
-    return _check_head(data, events, hashes, head, bad), verified
-
-
-def _check_head(data: bytes, events: list, hashes: list[str], head: Any, bad) -> Verification:
-    count = len(hashes)
-    if head is None:
-        if count == 0:
-            return Verification(ok=True, events=())
-        return bad(count, "ledger.head is missing, so the newest line cannot be confirmed")
-    if head is _UNREADABLE:
-        return bad(max(count, 1), "ledger.head is unreadable")
-    seq = head.seq
-    if seq > count:
-        return bad(count + 1, f"line(s) {count + 1}..{seq} were removed from the end")
-    if seq >= 1 and hashes[seq - 1] != head.sha256:
-        return bad(seq, "changed after it was written (its hash no longer matches ledger.head)")
-    if head.length is not None:
-        end = _end_of_line(data, seq)
-        if end != head.length or sha256_hex(data[:end]) != head.digest:
-            return bad(
-                1,
-                f"lines 1..{seq} are not the bytes planview wrote (ledger.head's digest differs): "
-                "the ledger was rewritten and its hash chain recomputed",
-            )
-    if seq == count:
-        return Verification(ok=True, events=tuple(events))
-    if seq == count - 1 and head.length is not None and head.pending == hashes[-1]:
-        return Verification(ok=True, events=tuple(events))  # an append whose final head was not written
-    return bad(seq + 1, "appended outside planview (ledger.head does not know it)")
-
-
-def _end_of_line(data: bytes, seq: int) -> int:
-    """Byte offset just past line `seq` (0 for seq 0)."""
-    end = 0
-    for _ in range(seq):
-        end = data.index(b"\n", end) + 1
-    return end

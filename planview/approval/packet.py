@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from planview.approval.errors import EvidenceError
-from planview.approval.ledger import canonical_json
+from planview.approval.ledger_format import canonical_json
 from planview.errors import PlanviewError
 
 PACKET_SCHEMA = "planview.evidence/1"

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
 
 from planview.approval.errors import LedgerError
 
-PlanState = Literal["approved", "stale", "not approved"]
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+    PlanState = Literal["approved", "stale", "not approved"]
 
 
 @dataclass(frozen=True)

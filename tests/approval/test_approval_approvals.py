@@ -308,7 +308,7 @@ def test_sealed_artifact_edited_after_sealing_is_a_typed_error(
 
 def _forge(approvals: Approvals, events_: list[dict]) -> None:
     """A ledger whose chain and head verify but whose events were written by hand."""
-    from planview.approval.ledger import GENESIS, canonical_json, sha256_hex
+    from planview.approval.ledger_format import GENESIS, canonical_json, sha256_hex
 
     lines, prev = [], GENESIS
     for seq, event in enumerate(events_, start=1):

@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from planview.approval.errors import LedgerError
-from planview.approval.ledger import GENESIS, Ledger, canonical_json
+from planview.approval.ledger import Ledger
+from planview.approval.ledger_format import GENESIS, canonical_json
 
 
 def make_ledger(tmp_path: Path, count: int = 5) -> Ledger:

@@ -13,8 +13,10 @@ from pathlib import Path
 import pytest
 
 from planview.approval import ledger as ledger_module
+from planview.approval import ledger_chain
 from planview.approval.errors import LedgerError
-from planview.approval.ledger import GENESIS, Ledger, canonical_json, sha256_hex
+from planview.approval.ledger import Ledger
+from planview.approval.ledger_format import GENESIS, canonical_json, sha256_hex
 
 
 def make_ledger(tmp_path: Path, count: int = 3) -> Ledger:
@@ -271,8 +273,8 @@ def test_reads_parse_only_the_lines_of_the_plan_asked_for(
     ledger = make_ledger(tmp_path, 30)
     walks: list[int] = []
     parsed: list[bytes] = []
-    real_check, real_loads = ledger_module._check, ledger_module.json.loads
-    monkeypatch.setattr(ledger_module, "_check", lambda *a: walks.append(1) or real_check(*a))
+    real_check, real_loads = ledger_chain.check, ledger_module.json.loads
+    monkeypatch.setattr(ledger_chain, "check", lambda *a: walks.append(1) or real_check(*a))
 
     def loads(raw, *args, **kwargs):
         parsed.append(raw)

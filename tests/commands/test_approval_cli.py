@@ -228,7 +228,7 @@ def test_status_and_audit_never_print_escape_sequences(
     capsys: pytest.CaptureFixture[str], plan: Path
 ) -> None:
     # A hand-edited ledger (chain recomputed) and an untracked file named with an escape sequence.
-    from planview.approval.ledger import canonical_json, sha256_hex
+    from planview.approval.ledger_format import canonical_json, sha256_hex
 
     assert run(capsys, "approve", str(plan))[0] == 0
     home = plan.parent.parent
