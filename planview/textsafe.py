@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import re
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
     from typing import Any

@@ -6,9 +6,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from planview.invocation import planview_command
-from planview.textsafe import json_for_terminal
-
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: start-up stays short
 if TYPE_CHECKING:
     from typing import Any
@@ -125,6 +122,8 @@ def run_status(args: argparse.Namespace) -> int:
         path = _plan_arg(args.path, store)
     status = approvals.status(path)
     if args.json:
+        from planview.textsafe import json_for_terminal
+
         record = status.record
         print(
             json_for_terminal(
@@ -140,6 +139,8 @@ def run_status(args: argparse.Namespace) -> int:
             )
         )
         return status.exit_code
+    from planview.invocation import planview_command
+
     lines = [f"{status.state}: {status.plan}"]
     record = status.record
     if status.empty:  # `planview approve` would refuse it: no hint to run that
@@ -193,6 +194,8 @@ def run_audit(args: argparse.Namespace) -> int:
             )
     report = build_audit(approvals)
     if args.json:
+        from planview.textsafe import json_for_terminal
+
         print(json_for_terminal(report.to_dict(), sort_keys=True))
     else:
         print(_for_terminal(report.render()))

@@ -10,9 +10,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import BinaryIO
 
-from planview.textsafe import json_for_terminal
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -114,6 +115,8 @@ def run_check(args: argparse.Namespace) -> int:
 
 def check_stream(source: BinaryIO, sink: BinaryIO, mode: str, policy) -> int:
     """Answer every line of `source` on `sink`; 0 even when lines are malformed."""
+    from planview.textsafe import json_for_terminal
+
     for raw in iter(source.readline, b""):
         line = raw[:-1] if raw.endswith(b"\n") else raw
         out = decide_line(line, mode, policy)

@@ -7,7 +7,6 @@ import sys
 from pathlib import Path
 
 from planview.plan.errors import PlanPathError
-from planview.textsafe import json_for_terminal, sanitize_for_terminal
 
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 
@@ -50,7 +49,15 @@ def _emit(lines: list[str]) -> int:
 
 def _printable(text: str) -> str:
     """Plan text may carry escape sequences: the one terminal sanitiser removes them."""
+    from planview.textsafe import sanitize_for_terminal
+
     return sanitize_for_terminal(text)
+
+
+def _json(rows: list[dict]) -> str:
+    from planview.textsafe import json_for_terminal
+
+    return json_for_terminal(rows, indent=2)
 
 
 def run_plans(args: argparse.Namespace) -> int:
@@ -81,7 +88,7 @@ def run_plans(args: argparse.Namespace) -> int:
             }
             for info in infos
         ]
-        return _emit([json_for_terminal(rows, indent=2)])
+        return _emit([_json(rows)])
     if not infos:
         print(f"no plans yet in {_printable(label)}", file=sys.stderr)
         return 0
@@ -127,7 +134,7 @@ def run_steps(args: argparse.Namespace) -> int:
             }
             for step in found.steps
         ]
-        return _emit([json_for_terminal(rows, indent=2)])
+        return _emit([_json(rows)])
     if not found.steps:
         print(f"no steps in {_printable(args.path)}: it has no Steps section and no list", file=sys.stderr)
         return 0

@@ -17,8 +17,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 from planview.errors import PlanviewError
-from planview.invocation import planview_command
-from planview.textsafe import json_for_terminal
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: start-up stays short
 if TYPE_CHECKING:
@@ -204,6 +202,8 @@ def _record(event: Any) -> dict[str, Any]:
 
 class JsonPrinter(EventPrinter):
     def _line(self, record: dict[str, Any]) -> None:
+        from planview.textsafe import json_for_terminal
+
         self.out.write(json_for_terminal(record, default=str) + "\n")
         self.out.flush()
 
@@ -226,6 +226,8 @@ class JsonPrinter(EventPrinter):
         self._line({"type": "resumed", "kind": notice.kind, "notice": notice.shown})
 
     def awaiting_approval(self, plan: str, session_id: str) -> None:
+        from planview.invocation import planview_command
+
         self._line(
             {
                 "type": "awaiting_approval",
@@ -312,6 +314,8 @@ class TextPrinter(EventPrinter):
     def awaiting_approval(self, plan: str, session_id: str) -> None:
         self._row("")
         self._row(f"Plan ready for review: {plan}")
+        from planview.invocation import planview_command
+
         planview = planview_command()  # the words that run this planview, as it was started
         self._row(f"Approve it with:   {planview} approve {plan}")
         self._row(f"Then continue:     {planview} run --resume {session_id}")

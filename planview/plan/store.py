@@ -17,11 +17,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
-if TYPE_CHECKING:
-    from typing import Any
 
 from planview import atomic
 from planview.atomic import atomic_write
@@ -37,6 +33,11 @@ from planview.plan.errors import (
     PlanTitleError,
     PlanTooLargeError,
 )
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from datetime import datetime
+    from typing import Any
 
 __all__ = [
     "MAX_PLAN_BYTES",
@@ -371,6 +372,8 @@ class PlanStore:
     def new_path(self, title: str, now: datetime | None = None) -> Path:
         """A free `YYYY-MM-DD-HHmm-<slug>.md` path (local time); a taken name gets -2, -3, ..."""
         _check_title(title)
+        from datetime import datetime  # only a new plan's name needs the clock
+
         moment = datetime.now() if now is None else (now.astimezone() if now.tzinfo else now)
         stem = f"{moment:%Y-%m-%d-%H%M}-{slugify(title)}"
         number = 1
@@ -436,6 +439,8 @@ class PlanStore:
             self._write_checked(target, payload, exclusive=False)
             return WrittenPlan(path=target, bytes=len(payload))
         self._ensure_plans_dir()
+        from datetime import datetime
+
         now = datetime.now()
         for _ in range(1000):
             target = self.new_path(title, now)

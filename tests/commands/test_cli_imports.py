@@ -101,6 +101,18 @@ def test_status_of_an_approved_plan_imports_no_ui(project: Path, plan: Path) -> 
     assert forbidden(result["modules"]) == []
     # The file still has the sealed bytes: no Markdown parse is needed to say so.
     assert forbidden(result["modules"], ("markdown_it", "planview.plan.document")) == []
+    # Nor a git process (the toplevel is read from the file system), nor what only approve needs
+    # (the seal, the evidence packet), nor the ledger's full walk (its head vouches for it).
+    only_for_writers = (
+        "subprocess",
+        "uuid",
+        "typing",
+        "planview.approval.seal",
+        "planview.approval.packet",
+        "planview.approval.identity",
+        "planview.approval.ledger_chain",
+    )
+    assert forbidden(result["modules"], only_for_writers) == []
     # Ticked since: still approved (the canonical hash decides, so the parser loads).
     plan.write_text(plan.read_text().replace("- [ ] Rewrite", "- [x] Rewrite"))
     ticked = loaded(project, "status", str(plan))
