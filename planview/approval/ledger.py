@@ -94,6 +94,8 @@ class _Snapshot:
 
 @dataclass
 class _LockState:
+    """This Ledger object's hold on `ledger.lock`: re-entrant within the process."""
+
     depth: int = 0
     exclusive: bool = False
     fd: int | None = None

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class LedgerProblem:
+    """The first bad line the full walk found, and what is wrong with it."""
+
     line: int  # 1-based line of the ledger file (equals the seq it should carry)
     message: str
 
@@ -33,6 +35,8 @@ class LedgerProblem:
 
 @dataclass(frozen=True)
 class Verification:
+    """The full walk's verdict: the events that verified and the first problem, if any."""
+
     ok: bool
     events: tuple[Mapping[str, Any], ...]  # events that verified, in order (all of them when ok)
     problem: LedgerProblem | None = None

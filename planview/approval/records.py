@@ -20,6 +20,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class ApprovalRecord:
+    """One `approved` ledger event, read back field by field."""
+
     seq: int
     plan: str  # path relative to the project root
     canonical_sha256: str
@@ -35,6 +37,8 @@ class ApprovalRecord:
 
 @dataclass(frozen=True)
 class Revocation:
+    """One `revoked` ledger event: which approval it ended and why."""
+
     seq: int
     plan: str
     changed_sections: tuple[str, ...]
@@ -45,12 +49,16 @@ class Revocation:
 
 @dataclass(frozen=True)
 class ApprovalEntry:
+    """An approval with the revocation that ended it, if any (the history's unit)."""
+
     record: ApprovalRecord
     revocation: Revocation | None  # set once the approval was revoked
 
 
 @dataclass(frozen=True)
 class PlanStatus:
+    """What `planview status` says of one plan: approved, stale or not approved, and why."""
+
     plan: str
     state: PlanState
     record: ApprovalRecord | None  # the newest approval of the plan (even when revoked)

@@ -58,6 +58,8 @@ SLUG_MAX = 60
 
 @dataclass(frozen=True)
 class PlanInfo:
+    """A saved plan as `planview plans` lists it."""
+
     path: Path
     title: str
     steps_done: int
@@ -67,6 +69,8 @@ class PlanInfo:
 
 @dataclass(frozen=True)
 class WrittenPlan:
+    """Where a save put the plan, and how many bytes it wrote."""
+
     path: Path
     bytes: int
 
