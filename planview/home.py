@@ -162,6 +162,8 @@ def _plain_repository(dot: str, entry: os.stat_result) -> bool:
         return False
     if not os.path.isfile(os.path.join(gitdir, "HEAD")):
         return False
+    if os.path.lexists(os.path.join(gitdir, "config.worktree")):  # per-worktree config may move it
+        return False
     configs = [os.path.join(gitdir, "config")]
     try:
         with open(os.path.join(gitdir, "commondir"), "rb") as handle:  # a linked worktree

@@ -121,6 +121,10 @@ def test_core_worktree_bare_and_includes_are_left_to_git(tmp_path: Path, git: Ca
     extra.write_text(f"[core]\n\tworktree = {tmp_path / 'elsewhere'}\n")
     git("-C", "included", "config", "include.path", str(extra))
     agree(tmp_path / "included")
+    git("init", "-q", "per-worktree")
+    git("-C", "per-worktree", "config", "extensions.worktreeConfig", "true")
+    git("-C", "per-worktree", "config", "--worktree", "core.worktree", str(tmp_path / "elsewhere"))
+    agree(tmp_path / "per-worktree")
 
 
 def test_broken_dot_git_entries_agree_with_git(tmp_path: Path, git: Callable[..., object]) -> None:
