@@ -13,6 +13,7 @@ consumer that prints a field (or a terminal showing the raw output) cannot be dr
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 
@@ -22,35 +23,45 @@ if TYPE_CHECKING:
 
 __all__ = ["json_for_terminal", "sanitize_for_terminal"]
 
-# Quick test: does the text hold anything this module changes?
-_NEEDS_WORK = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
-_ESCAPES = re.compile(
-    # OSC, DCS, SOS, PM, APC: a string up to BEL or ST (ESC \ or the C1 ST), payload included.
-    # The payload never spans a newline, so removing one cannot change the line count.
-    "(?:\x1b[\\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c\n]*(?:\x07|\x1b\\\\|\x9c)"
-    # CSI (ESC [ or the C1 CSI): parameters, intermediates, final byte.
-    "|(?:\x1b\\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]"
-    # Any other escape: ESC, intermediates, final byte (ESC c, ESC ( B, ESC 7, ...).
-    "|\x1b[\x20-\x2f]*[\x30-\x7e]"
-)
-_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-_LINE_SEPARATORS = re.compile("[\u2028\u2029]")
+
+# Their character classes reach past U+2000, which takes re about a millisecond to compile; most
+# commands print nothing that needs them, so they are compiled at the first text that does.
+@functools.cache
+def _scrubbers() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
+    needs_work = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+    escapes = re.compile(
+        # OSC, DCS, SOS, PM, APC: a string up to BEL or ST (ESC \ or the C1 ST), payload included.
+        # The payload never spans a newline, so removing one cannot change the line count.
+        "(?:\x1b[\\]PX^_]|[\x90\x98\x9d\x9e\x9f])[^\x07\x1b\x9c\n]*(?:\x07|\x1b\\\\|\x9c)"
+        # CSI (ESC [ or the C1 CSI): parameters, intermediates, final byte.
+        "|(?:\x1b\\[|\x9b)[\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]"
+        # Any other escape: ESC, intermediates, final byte (ESC c, ESC ( B, ESC 7, ...).
+        "|\x1b[\x20-\x2f]*[\x30-\x7e]"
+    )
+    controls = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+    line_separators = re.compile("[\u2028\u2029]")
+    return needs_work, escapes, controls, line_separators
 
 
 def sanitize_for_terminal(text: str, *, tab_size: int = 4) -> str:
     """`text` without control characters or escape sequences; newlines kept, tabs as spaces."""
-    if _NEEDS_WORK.search(text) is None:
+    if text.isascii() and text.replace("\n", "").isprintable():
+        return text  # ASCII with no control character but newlines: the common case, without re
+    needs_work, escapes, controls, line_separators = _scrubbers()
+    if needs_work.search(text) is None:
         return text
-    text = _ESCAPES.sub("", text)
-    text = _CONTROLS.sub("", text)
-    text = _LINE_SEPARATORS.sub(" ", text)
+    text = escapes.sub("", text)
+    text = controls.sub("", text)
+    text = line_separators.sub(" ", text)
     if "\t" in text:
         text = text.expandtabs(tab_size)
     return text
 
 
-# Everything json.dumps(ensure_ascii=False) leaves raw that a terminal acts on or reorders.
-_JSON_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
+@functools.cache
+def _json_unsafe() -> re.Pattern[str]:
+    """Everything json.dumps(ensure_ascii=False) leaves raw that a terminal acts on or reorders."""
+    return re.compile("[\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
 
 
 def json_for_terminal(value: Any, **options: Any) -> str:
@@ -60,6 +71,9 @@ def json_for_terminal(value: Any, **options: Any) -> str:
     strings (JSON's own syntax is ASCII), so the result is the same JSON value.
     """
     text = json.dumps(value, ensure_ascii=False, **options)
-    if _JSON_UNSAFE.search(text) is None:
+    if text.isascii() and "\x7f" not in text:
+        return text  # DEL is the one ASCII character JSON leaves raw that a terminal acts on
+    unsafe = _json_unsafe()
+    if unsafe.search(text) is None:
         return text
-    return _JSON_UNSAFE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+    return unsafe.sub(lambda match: f"\\u{ord(match.group()):04x}", text)

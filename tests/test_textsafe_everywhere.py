@@ -108,3 +108,24 @@ def test_gate_check_json_cannot_drive_a_terminal() -> None:
     assert done.returncode == 0
     assert "\u202e" not in done.stdout and "\x9b" not in done.stdout
     assert json.loads(done.stdout)["decision"] == "deny"
+
+
+def test_the_ascii_fast_paths_agree_with_the_full_scrub_for_every_ascii_character() -> None:
+    """sanitize_for_terminal and json_for_terminal skip re for plain ASCII; each of the 128
+    characters, alone and between words, must come out as the full scrub leaves it."""
+    from planview import textsafe
+
+    needs_work, escapes, controls, separators = textsafe._scrubbers()
+
+    def full_scrub(text: str) -> str:
+        if needs_work.search(text) is None:
+            return text
+        text = separators.sub(" ", controls.sub("", escapes.sub("", text)))
+        return text.expandtabs(4) if "\t" in text else text
+
+    for code in range(128):
+        for text in (chr(code), f"plan {chr(code)} step\n", f"\n{chr(code) * 3}"):
+            assert textsafe.sanitize_for_terminal(text) == full_scrub(text), repr(text)
+            shown = textsafe.json_for_terminal({"k": text})
+            assert "\x7f" not in shown and "\x1b" not in shown, repr(text)
+            assert json.loads(shown) == {"k": text}
