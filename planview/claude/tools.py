@@ -19,12 +19,13 @@ rules live in one place:
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from planview.gate import GatePolicy, ToolCall, decide
+from planview.gate.read_scope import refusal
 
 __all__ = ["MUTATING_TOOLS", "PlanVerdict", "claude_plans_dir", "plan_mode_verdict"]
 
@@ -71,19 +72,6 @@ def _claude_words(reason: str) -> str:
     return reason
 
 
-def _inside(value: str, roots: Sequence[Path], base: Path) -> bool:
-    if not value or "\x00" in value:
-        return False
-    path = Path(value).expanduser()
-    if not path.is_absolute():
-        path = base / path
-    try:
-        real = Path(os.path.realpath(path))
-    except (OSError, ValueError):
-        return False
-    return any(real == root or real.is_relative_to(root) for root in roots)
-
-
 def _glob_escapes(pattern: Any) -> bool:
     if not isinstance(pattern, str):
         return False
@@ -91,17 +79,15 @@ def _glob_escapes(pattern: Any) -> bool:
 
 
 def _reader(tool: str, tool_input: Mapping[str, Any], root: Path) -> PlanVerdict:
-    roots = (Path(os.path.realpath(root)),)
     for key in READERS[tool]:
         value = tool_input.get(key)
         if value is None and key == "path":
             continue  # Grep / Glob / LS default to the working folder
-        if not isinstance(value, str) or not _inside(value, roots, root):
-            return PlanVerdict(
-                False,
-                f"{tool} {key}={str(value)[:200]!r} is outside the project {root} (symlinks resolved); "
-                "plan mode reads only the project",
-            )
+        if not isinstance(value, str) or not value:
+            return PlanVerdict(False, f"{tool} {key} must be a path inside the project {root}")
+        problem = refusal(value, root)
+        if problem is not None:
+            return PlanVerdict(False, f"{tool} {key} {problem}")
     if tool == "Glob" and _glob_escapes(tool_input.get("pattern")):
         return PlanVerdict(False, "Glob patterns may not leave the project (no leading / or ~, no ..)")
     decision = decide(ToolCall(name="read", input={}), "plan")

@@ -55,7 +55,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--project-root",
         type=Path,
         default=None,
-        help="the project that plan-mode git paths must stay inside, symlinks followed "
+        help="the project that plan-mode reader paths (read, grep, find, ls) and git paths must stay "
+        "inside, symlinks followed; planview's home for it may be read too "
         "(default: the git top level of the current folder, else the current folder)",
     )
     check.set_defaults(handler=run_check)
@@ -94,9 +95,10 @@ def decide_line(raw: bytes, mode: str, policy) -> dict:
 
 def run_check(args: argparse.Namespace) -> int:
     from planview.gate.calls import GatePolicy
-    from planview.home import find_project_root
+    from planview.home import default_home, find_project_root
 
-    root = Path(args.project_root or find_project_root(Path.cwd()) or Path.cwd()).absolute()
+    top = find_project_root(args.project_root or Path.cwd())
+    root = Path(args.project_root or top or Path.cwd()).absolute()
     check = None
     if args.plans_dir is not None:  # write_plan's plan_path is judged by the store of that folder
         from planview.plan.store import PlanStore
@@ -108,6 +110,7 @@ def run_check(args: argparse.Namespace) -> int:
         plans_dir=args.plans_dir,
         project_root=root,
         plan_path_check=check,
+        home=default_home(top),  # where a session there keeps its plans; not created
     )
     # A reader that went away (BrokenPipeError) ends the command quietly in planview.cli.
     return check_stream(sys.stdin.buffer, sys.stdout.buffer, args.mode, policy)

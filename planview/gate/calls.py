@@ -73,7 +73,10 @@ class GatePolicy:
 
     allow_read_only_hint: bool = True  # config switch: False refuses even tools that declare readOnlyHint
     plans_dir: Path | None = None  # write_plan's plan_path must be contained here
-    project_root: Path | None = None  # plan-mode git path words are resolved (symlinks followed) against it
+    # Plan-mode git path words and reader paths are resolved (symlinks followed) against it; None
+    # leaves the readers' confinement to the readers themselves (gate.read_scope).
+    project_root: Path | None = None
+    home: Path | None = None  # planview's home (plans, ledger): plan-mode readers may read it too
     plan_path_check: Callable[[str], object] | None = None  # the plan store's check_path
 
 

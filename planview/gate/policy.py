@@ -3,7 +3,8 @@
 `decide(call, mode)` never raises. In execute mode every well-formed call runs (the approval pin is
 the session's job). In plan mode a call runs only when it is
 
-- one of planview's own readers (read, grep, find, ls), todo or ask_user;
+- one of planview's own readers (read, grep, find, ls), its path inside the project or planview's
+  home when the policy names the project (planview.gate.read_scope), todo or ask_user;
 - planview's own write_plan (its plan_path passing the plan store's check the policy carries) or
   exit_plan_mode — exempt because the runtime says they are planview's tools, never because of the
   name alone;
@@ -35,6 +36,7 @@ from planview.gate.calls import (
 )
 from planview.gate.git_shell import FILE_TOOLS_HINT, check_git_command
 from planview.gate.path_guard import schema_takes_path, takes_path
+from planview.gate.read_scope import refusal
 from planview.gate.tool_names import MUTATORS, SHELLS, parts
 
 __all__ = ["READERS", "decide"]
@@ -81,7 +83,9 @@ def decide(
 def _plan_mode(call: ToolCall, policy: GatePolicy) -> Decision:
     name = call.name
     if call.builtin:
-        if name in READERS or name in HELPERS:
+        if name in READERS:
+            return _reader(call, policy)
+        if name in HELPERS:
             return _allow(call, "read-only tool")
         if name == "bash":
             return _bash(call, policy)
@@ -113,6 +117,17 @@ def _plan_mode(call: ToolCall, policy: GatePolicy) -> Decision:
     if "subagent" in names:
         return _subagent(call)
     return _hinted(call, policy)
+
+
+def _reader(call: ToolCall, policy: GatePolicy) -> Decision:
+    """A reader's path must stay in the project (or planview's home): the rule of gate.read_scope.
+    A missing or non-string path is the tool's to report; grep, find and ls default to the project."""
+    value = call.input.get("path")
+    if policy.project_root is not None and isinstance(value, str) and value.strip():
+        problem = refusal(value, policy.project_root, policy.home)
+        if problem is not None:
+            return _deny(call, problem)
+    return _allow(call, "read-only tool")
 
 
 def _bash(call: ToolCall, policy: GatePolicy) -> Decision:

@@ -90,6 +90,7 @@ class SessionBase:
             plans_dir=self._store.plans_dir,
             project_root=self._project_root,
             plan_path_check=self._store.check_path,  # write_plan's plan_path: this store's own rule
+            home=self._store.home,  # plan-mode readers may read the plans there (gate.read_scope)
         )
         from planview.session.mcp import McpHub
 

@@ -214,3 +214,78 @@ def test_gate_never_imports_textual() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)
     assert result.returncode == 0, result.stderr
+
+
+# QA §4: gate check allowed these reads, which a plan-mode session refuses (the confinement lived
+# only in the tools). Each is (tool, input, refused in plan mode).
+def _reads(outside: Path, plan: Path) -> list[tuple[str, dict, bool]]:
+    return [
+        ("read", {"path": "/etc/passwd"}, True),
+        ("read", {"path": "../../../etc/passwd"}, True),
+        ("ls", {"path": "/"}, True),
+        ("grep", {"pattern": "root", "path": "/etc"}, True),
+        ("find", {"path": "~", "glob": "*"}, True),
+        ("find", {"path": "~"}, True),  # no glob: refused by the gate before the tool can complain
+        ("read", {"path": str(outside / "key")}, True),
+        ("read", {"path": "link"}, True),  # a symlink inside the project to a file outside it
+        ("ls", {"path": "linkdir"}, True),
+        ("read", {"path": "linkdir/../README.md"}, True),  # resolves to outside/../README.md
+        ("read", {"path": "linkdir/../project/README.md"}, False),  # resolves back inside
+        ("read", {"path": "\x00"}, True),  # cannot be resolved, so cannot be checked: refused
+        ("read", {"path": "README.md"}, False),
+        ("read", {"path": str(plan)}, False),  # planview's home holds the plans, outside the project here
+        ("grep", {"pattern": "sample"}, False),
+        ("find", {"glob": "*.md"}, False),
+        ("ls", {}, False),
+    ]
+
+
+async def test_reader_paths_get_the_verdict_a_plan_mode_session_gives(
+    tmp_path: Path, project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from planview.session import Session, ToolFinished
+    from planview.session.providers.scripted import ScriptedProvider
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "key").write_text("TOPSECRET\n")
+    (project / "link").symlink_to(outside / "key")
+    (project / "linkdir").symlink_to(outside)
+    home = tmp_path / "home"  # planview's home outside the project, as outside a git repository
+    monkeypatch.setenv("PLANVIEW_HOME", str(home))
+    (home / "plans").mkdir(parents=True)
+    plan = home / "plans" / "p.md"
+    plan.write_text("# P\n")
+    reads = _reads(outside, plan)
+
+    script = "\n".join(json.dumps({"tool_calls": [{"name": t, "arguments": i}]}) for t, i, _ in reads)
+    events: list = []
+    session = Session(
+        project_root=project,
+        provider=ScriptedProvider.from_text(script),
+        on_event=events.append,
+        plan_mode=True,
+    )
+    await session.send("look")
+    finished = [e for e in events if isinstance(e, ToolFinished)]
+    assert [e.refused for e in finished] == [refused for _, _, refused in reads]
+    assert not any("TOPSECRET" in e.result for e in finished)
+
+    stdin = "".join(json.dumps({"tool": t, "input": i}) + "\n" for t, i, _ in reads)
+    env = {**os.environ, "PYTHONIOENCODING": "ascii", "PLANVIEW_HOME": str(home)}
+    for args, cwd in (([], project), (["--project-root", str(project)], tmp_path)):
+        result = subprocess.run(
+            [sys.executable, "-m", "planview", "gate", "check", *args],
+            input=stdin.encode(),
+            capture_output=True,
+            timeout=60,
+            env=env,
+            cwd=cwd,
+        )
+        assert result.returncode == 0, result.stderr
+        answers = lines(result)
+        assert [a["decision"] == "deny" for a in answers] == [refused for _, _, refused in reads], answers
+        for answer, event in zip(answers, finished, strict=True):
+            if event.refused:  # the same reason the session gave the model
+                assert answer["reason"] == event.reason
+                assert "plan mode reads only the project" in answer["reason"]

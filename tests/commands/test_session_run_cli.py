@@ -166,3 +166,20 @@ def test_resume_with_a_mistyped_id_is_no_such_session(
     # The hint run prints (`planview run --resume "refine the steps"`): text with spaces is a task.
     assert main(["run", "--resume", "go on then", "--script", str(demo)]) == 0
     assert b"go on then" in saved.read_bytes()
+
+
+def test_json_reports_an_out_of_project_read_in_plan_mode_as_refused(
+    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # QA §11: it was "refused": false, "error": true (the tool failed; the gate had allowed it).
+    demo = script(
+        tmp_path / "reads.jsonl",
+        {"tool_calls": [{"name": "read", "arguments": {"path": "/etc/passwd"}}]},
+        {"tool_calls": [{"name": "read", "arguments": {"path": "README.md"}}]},
+    )
+    assert main(["run", "--plan", "--json", "--script", str(demo), "look"]) == 0
+    records = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    outside, readme = [r for r in records if r["type"] == "tool_finished"]
+    assert outside["refused"] is True and outside["error"] is False
+    assert "plan mode reads only the project" in outside["reason"] and "root:" not in outside["result"]
+    assert readme["refused"] is False and "sample project" in readme["result"]

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from planview.errors import PlanviewError
+from planview.gate.read_scope import locate
 
 if TYPE_CHECKING:
     from planview.session.protocol import ToolHost
@@ -69,8 +70,7 @@ def resolve(root: Path, value: Any, *, name: str = "path") -> Path:
     """A path argument relative to the project root (absolute paths are taken as they are)."""
     if not isinstance(value, str) or not value.strip():
         raise ToolError(f"`{name}` must be a non-empty path string")
-    path = Path(value).expanduser()
-    return path if path.is_absolute() else root / path
+    return locate(root, value)
 
 
 def display(root: Path, path: Path) -> str:

@@ -1,9 +1,8 @@
 """File tools: read, grep, find, ls (readers) and write, edit (mutators), rooted at the project.
 
 In plan mode the readers stay inside the project (and planview's home, where plans live),
-symlinks resolved: plan mode promises exploration of the project, and whatever a tool returns
-goes to the model provider, so ~/.ssh or a link to it must not be one `read` away. In execute
-mode they read anywhere, as bash can anyway.
+symlinks resolved, by the rule of planview.gate.read_scope. In execute mode they read anywhere,
+as bash can anyway.
 """
 
 from __future__ import annotations
@@ -17,6 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from planview.gate.read_scope import inside, read_roots, refusal
 from planview.session.tools.base import (
     ToolContext,
     ToolDef,
@@ -75,26 +75,21 @@ def _read_lines(path: Path, root: Path, offset: int, limit: int) -> tuple[list[s
     return chunk, total
 
 
-def _inside(path: Path, folders: tuple[Path, ...]) -> bool:
-    real = path.resolve()
-    return any(real.is_relative_to(folder) for folder in folders)
-
-
 def _read_roots(ctx: ToolContext) -> tuple[Path, ...] | None:
     """Where plan mode lets the readers look (resolved); None when they may read anywhere."""
     if ctx.host.mode != "plan":
         return None
-    return (ctx.project_root.resolve(), Path(ctx.host.home).resolve())
+    return read_roots(ctx.project_root, Path(ctx.host.home))
 
 
 def _readable(ctx: ToolContext, value: Any) -> Path:
+    # The gate refused this already when the path was outside; checked again here because a link
+    # can change between the gate's decision and the open.
     path = resolve(ctx.project_root, value)
-    roots = _read_roots(ctx)
-    if roots is not None and not _inside(path, roots):
-        raise ToolError(
-            f"{value} is outside the project folder {ctx.project_root} (symlinks resolved); "
-            "plan mode reads only the project"
-        )
+    if ctx.host.mode == "plan":
+        problem = refusal(value, ctx.project_root, Path(ctx.host.home))
+        if problem is not None:
+            raise ToolError(problem)
     return path
 
 
@@ -222,7 +217,7 @@ def _grep_python(
             and not (fnmatch.fnmatch(rel, glob) or fnmatch.fnmatch(path.name, glob))
         ):
             continue
-        if roots is not None and path.is_symlink() and not _inside(path, roots):
+        if roots is not None and path.is_symlink() and not inside(path, roots):
             continue  # rg does not follow links either
         try:
             if not path.is_file():  # a FIFO or socket would block the search forever
@@ -261,7 +256,7 @@ async def find(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
             rel = path.relative_to(base).parts
             if any(part in SKIP_DIRS for part in rel):
                 continue
-            if roots is not None and not _inside(path, roots):
+            if roots is not None and not inside(path, roots):
                 continue  # a glob with ".." climbs out of the project
             found.append(display(ctx.project_root, path) + ("/" if path.is_dir() else ""))
             if len(found) > LIST_CAP * 4:
