@@ -34,7 +34,14 @@ from planview.web import page
 from planview.web.decision import WebDecision
 from planview.web.model import PageModel, build_page
 from planview.web.ports import remember_port, remembered_port
-from planview.web.save import BadRequest, current_sha256, parse_comments, save_comments, store_for
+from planview.web.save import (
+    BadRequest,
+    current_sha256,
+    parse_comments,
+    save_comments,
+    store_for,
+    undo_save,
+)
 
 MAX_BODY_BYTES = MAX_PLAN_BYTES + 64 * 1024  # comments for a full-size plan, with room for JSON
 CLOSE_GRACE_SECONDS = 3.0  # a reload drops the event stream for a moment; a closed tab does not return
@@ -318,20 +325,32 @@ class ReviewServer:
                 return refused
             try:
                 base, comments = parse_comments(await self._json(request))
+                # Written first: the approval seals the bytes on disk, comments included.
                 text, written, sha = self._save(base, comments)
-                from planview.plan.canonical import canonical_sha256
-
-                shown = canonical_sha256(text)  # comments never change it: this is the text on the page
-                assert self.on_approve is not None
-                record = self.on_approve(self.plan, shown)
-                if asyncio.iscoroutine(record) or isinstance(record, asyncio.Future):
-                    record = await record
             except BadRequest as exc:
                 return _error(400, str(exc))
             except PlanChangedError as exc:
                 return _error(409, str(exc), sha256=current_sha256(self.plan))
             except PlanviewError as exc:
                 return _error(422, str(exc))
+            from planview.plan.canonical import canonical_sha256
+
+            shown = canonical_sha256(text)  # comments never change it: this is the text on the page
+            try:
+                assert self.on_approve is not None
+                record = self.on_approve(self.plan, shown)
+                if asyncio.iscoroutine(record) or isinstance(record, asyncio.Future):
+                    record = await record
+            except PlanviewError as exc:
+                # Nothing was approved, so the comments that came with the approval go too.
+                left = undo_save(self.plan, self.store, text, sha)
+                status = 409 if isinstance(exc, PlanChangedError) else 422
+                return _error(
+                    status, f"{exc}; {left}" if left else str(exc), sha256=current_sha256(self.plan)
+                )
+            except BaseException:
+                undo_save(self.plan, self.store, text, sha)
+                raise
             decision = WebDecision(
                 "approved",
                 self.plan,

@@ -362,6 +362,70 @@ async def test_approve_records_the_browser_channel_in_the_ledger(home, plan):
     assert Approvals(home).status(plan).state == "approved"
 
 
+async def _approve_through_the_flow(home: Path, plan: Path, comments: list[dict]) -> tuple[int, dict]:
+    from planview.web.review import start_review
+
+    server = await start_review(plan, approve=True, home=home)
+    try:
+        async with aiohttp.ClientSession() as client:
+            async with client.post(
+                server.url.replace("/?", "/api/approve?"), json={"base_sha256": sha(plan), "comments": comments}
+            ) as response:
+                status, body = response.status, await response.json()
+        if status == 200:
+            await server.wait()
+        else:
+            assert not server.settled
+    finally:
+        await server.stop()
+    return status, body
+
+
+async def test_an_approve_that_fails_in_the_ledger_leaves_the_plan_as_it_was(home, plan):
+    # QA §6: the route saved the comments, then the approval failed (a broken ledger, 422), and the
+    # comments of a decision that never happened stayed in the plan.
+    from planview.approval.approvals import Approvals
+
+    before = plan.read_bytes()
+    ledger = home / "ledger.jsonl"
+    ledger.write_text('{"seq": 7, "type": "approved"}\n')  # does not verify: every approve refuses
+    status, body = await _approve_through_the_flow(home, plan, [{"anchor_line": 1, "text": "looks good"}])
+    assert status == 422 and "ledger" in body["error"], body
+    assert plan.read_bytes() == before
+    assert ledger.read_text() == '{"seq": 7, "type": "approved"}\n'
+    ledger.unlink()
+    assert Approvals(home).status(plan).state != "approved"
+
+
+async def test_an_approval_seals_the_bytes_on_disk_with_the_comments(home, plan):
+    status, body = await _approve_through_the_flow(home, plan, [{"anchor_line": 1, "text": "looks good"}])
+    assert status == 200, body
+    on_disk = plan.read_bytes()
+    assert b"> [!REVIEW] looks good" in on_disk and body["sha256"] == hashlib.sha256(on_disk).hexdigest()
+    (event,) = [json.loads(line) for line in (home / "ledger.jsonl").read_text().splitlines()]
+    assert event["file_sha256"] == hashlib.sha256(on_disk).hexdigest()
+    from planview.approval.seal import read_artifact
+
+    assert read_artifact(home / "artifacts", event["artifact"]) == on_disk
+
+
+async def test_a_failed_approve_never_undoes_a_newer_save(serve, plan):
+    # The agent saved the plan again while the approval was being recorded: its text is kept.
+    from planview.approval.errors import ApprovalError
+
+    def agent_saves_then_refuse(path, shown):
+        path.write_text("# Newer\n", encoding="utf-8")
+        raise ApprovalError("the plan changed after it was shown for review, so nothing was approved")
+
+    page = await serve(plan, approve=True, on_approve=agent_saves_then_refuse)
+    status, body = await page.post(
+        "/api/approve", {"base_sha256": sha(plan), "comments": [{"anchor_line": 1, "text": "c"}]}
+    )
+    assert status == 422 and "left as it is" in body["error"]
+    assert plan.read_text(encoding="utf-8") == "# Newer\n"
+    assert not page.server.settled
+
+
 # -- refusals --------------------------------------------------------------------------------------
 
 
