@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from textual.containers import VerticalScroll
@@ -73,3 +74,23 @@ async def test_keys_help_has_a_title_a_close_hint_and_whole_descriptions_at_40(t
             assert "…" not in shown
             for _key, what in KEYS:  # every description whole (it was "overla…" at 40 columns)
                 assert " ".join(what.split()) in shown, what
+
+
+def test_every_bound_key_is_in_the_key_list() -> None:
+    from planview.tui.review.keys import KEYS
+    from planview.tui.review.screen import ReviewScreen
+
+    shown = {"escape": "Esc", "question_mark": "?", "space": "space", "shift+g": "G"}
+    listed = {word for key, what in KEYS if what for word in key.split()}
+    for binding in ReviewScreen.BINDINGS:
+        for key in binding.key.split(","):
+            assert shown.get(key, key) in listed, (key, binding.action)
+
+
+async def test_the_footer_names_the_browser_review_key(tmp_path: Path) -> None:
+    # QA: `w` (review in the browser) was only in the `?` list, never in the footer.
+    for width, hint in ((58, "w web"), (80, "w web"), (120, "w web")):
+        app = _app(tmp_path)
+        async with app.run_test(size=(width, 20)) as pilot:
+            await pilot.pause()
+            assert hint in re.split(r"\s{2,}", app.review.hints_text), (width, app.review.hints_text)

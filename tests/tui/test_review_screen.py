@@ -196,8 +196,8 @@ async def test_hints_are_whole_words_at_40_80_120(tmp_path: Path) -> None:
     path = write(tmp_path, make_plan())
     expected = {
         40: "Esc keep  a approve  r refine  ? keys",
-        80: "Esc keep planning   a approve & run   r refine   n/p section   ? keys",
-        120: "Esc keep planning   a approve & run   r refine   n/p section   ? keys",
+        80: "Esc keep planning   a approve & run   r refine   n/p section   w web   ? keys",
+        120: "Esc keep planning   a approve & run   r refine   n/p section   w web   ? keys",
     }
     for width, hints in expected.items():
         app = review_app(path, tmp_path)

@@ -369,7 +369,8 @@ async def _approve_through_the_flow(home: Path, plan: Path, comments: list[dict]
     try:
         async with aiohttp.ClientSession() as client:
             async with client.post(
-                server.url.replace("/?", "/api/approve?"), json={"base_sha256": sha(plan), "comments": comments}
+                server.url.replace("/?", "/api/approve?"),
+                json={"base_sha256": sha(plan), "comments": comments},
             ) as response:
                 status, body = response.status, await response.json()
         if status == 200:

@@ -19,6 +19,7 @@ REVIEW_HINTS: tuple[HintSpec, ...] = (
     ("a", "approve & run", "approve"),
     ("r", "refine", "refine"),
     ("n/p", "section", ""),
+    ("w", "web", "web"),  # the browser review
     ("?", "keys", "keys"),
 )
 EDITOR_HINTS: tuple[HintSpec, ...] = (
