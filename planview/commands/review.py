@@ -118,12 +118,12 @@ def _is_tty(stream: object) -> bool:
 
 def open_review(path: Path, home: Path | None) -> ReviewDecision:
     """Run the standalone review app until it decides (the seam tests replace)."""
-    from planview.plan.decision import Keep
-
     require_terminal("planview review")
     from planview.tui.review import ReviewApp  # only the UI commands load textual
 
     decision = ReviewApp(path, home=home).run()
+    from planview.plan.decision import Keep  # (after the screen: nothing but it before the first frame)
+
     return decision if decision is not None else Keep()
 
 
@@ -184,7 +184,6 @@ def run_web_review(args: argparse.Namespace, path: Path, home: Path | None) -> i
 
 def run_review(args: argparse.Namespace) -> int:
     from planview.home import planview_home
-    from planview.plan.decision import Approved, Refine
 
     path, _text = check_plan(args.path)
     if not args.web and (args.no_open or args.approve):
@@ -198,6 +197,8 @@ def run_review(args: argparse.Namespace) -> int:
             _approvals(create=False).check_approvable(path)
         return run_web_review(args, path, home)
     decision = open_review(path, home)
+    from planview.plan.decision import Approved, Refine
+
     outcome = _record(decision, path, args.channel)
     if args.json:
         data = decision_json(decision, path)

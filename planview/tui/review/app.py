@@ -6,15 +6,20 @@ from pathlib import Path
 
 from textual.app import App
 
-from planview.plan.decision import Keep, ReviewDecision
 from planview.tui.review.screen import ReviewScreen
 from planview.tui.styles import stylesheet
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from planview.plan.decision import ReviewDecision
 
-class ReviewApp(App[ReviewDecision]):
+
+class ReviewApp(App["ReviewDecision"]):
     """Shows one ReviewScreen; `run()` returns its decision (Keep when the app is quit another way)."""
 
-    CSS_PATH = stylesheet("app")
+    # The screen's sheet too: read with the app's, it is not parsed again (with every other sheet)
+    # when the screen opens, which Textual does for a screen's own CSS_PATH.
+    CSS_PATH = [stylesheet("app"), stylesheet("review")]
     TITLE = "planview review"
 
     def __init__(self, plan_path: Path, *, home: Path | None = None, watch: bool = True) -> None:
@@ -23,12 +28,14 @@ class ReviewApp(App[ReviewDecision]):
         self.home = home
         self.live_reload = watch  # (not `self.watch`: that is DOMNode.watch)
 
-    def on_mount(self) -> None:
-        self.push_screen(
-            ReviewScreen(self.plan_path, home=self.home, watch=self.live_reload), callback=self._decided
-        )
+    def get_default_screen(self) -> ReviewScreen:
+        # The app's own first screen, not one pushed from on_mount: a pushed screen is first laid out
+        # and drawn inside Textual's start-up batch, where that frame is dropped and drawn again.
+        return ReviewScreen(self.plan_path, home=self.home, watch=self.live_reload, on_decided=self._decided)
 
     def _decided(self, decision: ReviewDecision | None) -> None:
+        from planview.plan.decision import Keep
+
         self.exit(decision if decision is not None else Keep())
 
     @property

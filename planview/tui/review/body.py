@@ -524,11 +524,17 @@ class PlanBody(ScrollView, can_focus=True):
 
     # -- drawing ------------------------------------------------------------------------------
     def render_line(self, y: int) -> Strip:
+        if self._width == 0 and self.document is not None and self.scrollable_content_region.width:
+            # The first frame: the size is known now, before the Resize event that reports it is
+            # handled; laid out here, the plan is in the very frame that first draws the body.
+            self.on_resize()
         width = self.scrollable_content_region.width
         base = self.rich_style
         index = self.top_line + y
-        if index >= len(self._strips):
-            self._ensure_lines(index + 1, wait=False)  # scrolled (wheel, scrollbar) past what is laid out yet
+        if index >= len(self._strips) and self._width > 0:
+            # Scrolled (wheel, scrollbar) past what is laid out yet. (Width 0: not laid out at all
+            # yet; the first resize lays it out at its real width.)
+            self._ensure_lines(index + 1, wait=False)
         if index < len(self._strips):
             section = self.section_at(index)
             if section is not None and section in self.changed:

@@ -3,14 +3,43 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from functools import cache
 
 from rich.cells import cell_len
 from rich.text import Text
 
 # East Asian wide characters: a line may break between any two of them (they use no spaces).
-_WIDE = "\u1100-\u115f\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\uac00-\ud7a3\uf900-\ufaff\ufe30-\ufe4f\uff00-\uff60\uffe0-\uffe6"
-HAS_WIDE = re.compile(f"[{_WIDE}]")
+_WIDE_RANGES = (
+    (0x1100, 0x115F),
+    (0x2E80, 0x303E),
+    (0x3041, 0x33FF),
+    (0x3400, 0x4DBF),
+    (0x4E00, 0x9FFF),
+    (0xA000, 0xA4CF),
+    (0xAC00, 0xD7A3),
+    (0xF900, 0xFAFF),
+    (0xFE30, 0xFE4F),
+    (0xFF00, 0xFF60),
+    (0xFFE0, 0xFFE6),
+)
+_WIDE_STARTS = tuple(first for first, _last in _WIDE_RANGES)
+_WIDE = "".join(f"{chr(first)}-{chr(last)}" for first, last in _WIDE_RANGES)
+
+
+def has_wide(text: str) -> bool:
+    """Whether `text` holds a wide character. (Not a `[...]` regex: compiling a class this large
+    costs milliseconds, paid before the first frame.)"""
+    if text.isascii():
+        return False
+    for code in map(ord, set(text)):
+        if code >= 0x1100:
+            i = bisect_right(_WIDE_STARTS, code) - 1
+            if i >= 0 and code <= _WIDE_RANGES[i][1]:
+                return True
+    return False
+
+
 # Closing punctuation and small kana never start a line (kinsoku): they stay with the character before.
 _CLOSING = "、。，．・：；？！）」』】〕〉》〙〗｝］ー々ゝゞぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ"
 

@@ -22,7 +22,7 @@ from rich.text import Text
 from textual.strip import Strip
 
 from planview.textsafe import sanitize_for_terminal
-from planview.tui.review.fit import CONTINUATION, HAS_WIDE, code_break_offsets, fit_columns, wrap_wide
+from planview.tui.review.fit import CONTINUATION, code_break_offsets, fit_columns, has_wide, wrap_wide
 from planview.tui.review.markdown_tree import (
     Node,
     align,
@@ -165,7 +165,7 @@ class _Painter:
     # -- helpers ----------------------------------------------------------------------------
     def wrap(self, text: Text, width: int) -> list[Text]:
         width = max(1, width)
-        if HAS_WIDE.search(text.plain):
+        if has_wide(text.plain):
             lines = [piece for line in text.split("\n", allow_blank=True) for piece in wrap_wide(line, width)]
         else:
             lines = text.wrap(self.console, width, overflow="fold", no_wrap=False)

@@ -9,9 +9,12 @@ from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 
-from planview.plan.diff import SectionDiff
 from planview.tui.review import gauge, hints
 from planview.tui.review.text import fit_cells
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from planview.plan.diff import SectionDiff
 
 _CHANGED = "· changed"
 _HINT_STYLES = {"a": "bold $success", "r": "bold $accent"}  # the two decisions stand out

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -26,9 +27,6 @@ from textual.widgets import Static
 
 from planview.errors import PlanviewError
 from planview.home import planview_home
-from planview.plan.canonical import canonical_sha256
-from planview.plan.decision import Approved, Keep, Refine, ReviewDecision
-from planview.plan.diff import SectionDiff, changed_sections
 from planview.plan.document import PlanDocument, parse_plan
 from planview.plan.errors import PlanNotFoundError
 from planview.plan.reviews import ReviewBaselines
@@ -39,8 +37,12 @@ from planview.tui.review.render import clean_text
 from planview.tui.review.text import is_empty_plan, plan_label
 from planview.tui.styles import stylesheet
 
+# The canonical hash, the section diff and the decisions load when first used: what the first
+# frame needs (the document and its rendering) is all that is imported before it.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from planview.plan.decision import ReviewDecision
+    from planview.plan.diff import SectionDiff
     from planview.tui.review.editor import RefineEditor
 
 _ROW_PADDING = 2  # the rows have one column of padding on each side (review.tcss)
@@ -81,7 +83,7 @@ def _count_lines(text: str) -> int:
     return text.count("\n") + (0 if text.endswith("\n") else 1)
 
 
-class ReviewScreen(Screen[ReviewDecision]):
+class ReviewScreen(Screen["ReviewDecision"]):
     """Review one plan file. `watch=False` turns off the live reload (tests drive `reload_from_disk`)."""
 
     CSS_PATH = stylesheet("review")
@@ -106,11 +108,21 @@ class ReviewScreen(Screen[ReviewDecision]):
         Binding("w", "web", show=False),
     ]
 
-    def __init__(self, plan_path: Path, *, home: Path | None = None, watch: bool = True) -> None:
+    def __init__(
+        self,
+        plan_path: Path,
+        *,
+        home: Path | None = None,
+        watch: bool = True,
+        on_decided: Callable[[ReviewDecision], object] | None = None,
+    ) -> None:
+        """`on_decided`: where the decision goes when the screen is not dismissed with it (the
+        standalone app's own screen, which has nothing under it to return to)."""
         super().__init__()
         self.plan_path = Path(plan_path).expanduser().resolve()
         self._home = home
         self._watch = watch
+        self._on_decided = on_decided
         self.text: str | None = None  # the plan text on screen
         self.document: PlanDocument = parse_plan("")
         self.diff: SectionDiff | None = None
@@ -191,20 +203,30 @@ class ReviewScreen(Screen[ReviewDecision]):
         head = _head(text, PREFIX_LINES) if text is not None else None
         # Visible text in the head is visible in the whole plan (only an earlier `<!--` hides text).
         if text is not None and head is not None and not is_empty_plan(head):
-            self._show_head(text, head)
+            self._show_first(text, head)
             return
         # What the previous review showed (also when the file is missing now and comes back later).
-        self._marker_baseline = self._baselines.load(self.plan_path) if self._baselines else None
+        baseline = self._baselines.load(self.plan_path) if self._baselines else None
+        self._marker_baseline = baseline
         if text is None:
             return
-        self._seen_sha, self._seen_text = canonical_sha256(text), text
+        if (baseline is None or baseline == text) and not is_empty_plan(text):
+            # Nothing to mark (a first review, or the very text the last one showed): the canonical
+            # hash and the section diff follow the first frame, as for a long plan.
+            self._show_first(text, None)
+            return
+        self._seen_sha, self._seen_text = _canonical_sha256(text), text
         self._show_text(text, keep="top")
 
-    def _show_head(self, text: str, head: str) -> None:
-        """Show a long plan's first screens from its first lines; the rest follows (`_finish_loading`)."""
-        document = parse_plan(head)
-        if len(document.sections) > 1:  # the last one may be cut short by the prefix
-            document = replace(document, sections=document.sections[:-1])
+    def _show_first(self, text: str, head: str | None) -> None:
+        """Show the plan before its whole-document work (`_finish_loading`): a long plan from its
+        first lines (`head`; the rest of it follows), a short one whole."""
+        if head is None:
+            document = parse_plan(text)
+        else:
+            document = parse_plan(head)
+            if len(document.sections) > 1:  # the last one may be cut short by the prefix
+                document = replace(document, sections=document.sections[:-1])
         self.text = text
         self.document = document
         self.empty = False
@@ -212,8 +234,11 @@ class ReviewScreen(Screen[ReviewDecision]):
         self._loading = (text, None)
         body = self.body
         body.empty_message = "This plan is empty"
-        body.more = self._finish_loading
-        body.show(document, frozenset(), keep="top", partial_of=_count_lines(text))
+        if head is None:
+            body.show(document, frozenset(), keep="top")
+        else:
+            body.more = self._finish_loading
+            body.show(document, frozenset(), keep="top", partial_of=_count_lines(text))
         after_first_frame(self, self._start_loading)
         self._update_rows()
 
@@ -221,8 +246,8 @@ class ReviewScreen(Screen[ReviewDecision]):
         """The whole-document work (runs in the loading thread, or inline when needed at once)."""
         baseline = self._baselines.load(self.plan_path) if self._baselines else None
         document = parse_plan(text)
-        diff = changed_sections(baseline, text) if baseline is not None else None
-        return _Loaded(text, document, canonical_sha256(text), baseline, diff)
+        diff = _changed_sections(baseline, text) if baseline is not None else None
+        return _Loaded(text, document, _canonical_sha256(text), baseline, diff)
 
     def _start_loading(self) -> None:
         if self._loading is None or self._loading[1] is not None:
@@ -289,7 +314,7 @@ class ReviewScreen(Screen[ReviewDecision]):
                 self._update_rows()
             return was_missing
         if self._seen_sha is None:
-            self._seen_sha, self._seen_text = canonical_sha256(text), text
+            self._seen_sha, self._seen_text = _canonical_sha256(text), text
         self._show_text(text, keep="section" if self.text is not None else "top")
         return True
 
@@ -303,7 +328,7 @@ class ReviewScreen(Screen[ReviewDecision]):
         changed: frozenset[int] = frozenset()
         self.diff = None
         if self._marker_baseline is not None:
-            self.diff = changed_sections(self._marker_baseline, text)
+            self.diff = _changed_sections(self._marker_baseline, text)
             changed = frozenset(c.index for c in self.diff.changes if c.status != "unchanged")
         self.body.empty_message = "This plan is empty"
         self.body.show(parse_plan("") if self.empty else self.document, changed, keep=keep)  # type: ignore[arg-type]
@@ -534,6 +559,8 @@ class ReviewScreen(Screen[ReviewDecision]):
         if self.editing:
             self._close_editor()
             return
+        from planview.plan.decision import Keep
+
         self._decide(Keep())
 
     async def action_refine(self) -> None:
@@ -562,7 +589,7 @@ class ReviewScreen(Screen[ReviewDecision]):
         on_disk = self._read_or_flag()
         if on_disk is None:
             return
-        sha = canonical_sha256(on_disk)
+        sha = _canonical_sha256(on_disk)
         if on_disk != self.text:
             self._show_text(on_disk, keep="section")
         if sha != self._seen_sha:
@@ -571,6 +598,8 @@ class ReviewScreen(Screen[ReviewDecision]):
             self._seen_sha, self._seen_text = sha, on_disk
             self._ask_again(before, on_disk)
             return
+        from planview.plan.decision import Approved
+
         self._decide(Approved(self.plan_path, sha))
 
     def _decide(self, decision: ReviewDecision) -> None:
@@ -581,7 +610,10 @@ class ReviewScreen(Screen[ReviewDecision]):
         self.workers.cancel_group(self, "review-watch")
         if self._web is not None:
             self._web.close("decided in the terminal")  # the page shows Closed and refuses any action
-        self.dismiss(decision)
+        if self._on_decided is not None:
+            self._on_decided(decision)
+        else:
+            self.dismiss(decision)
 
     # -- the browser review (`w`) -------------------------------------------------------------
     def action_web(self) -> None:
@@ -622,6 +654,8 @@ class ReviewScreen(Screen[ReviewDecision]):
             await server.stop()
         if self._has_decided or not self.is_attached:
             return
+        from planview.plan.decision import Approved, Refine
+
         if decision.outcome == "approved" and decision.canonical_sha256 is not None:
             self._decide(Approved(self.plan_path, decision.canonical_sha256, channel=BROWSER_CHANNEL))
         elif decision.outcome == "saved":
@@ -631,7 +665,7 @@ class ReviewScreen(Screen[ReviewDecision]):
 
     def _ask_again(self, before: str, after: str) -> None:
         names = [
-            c.title or "Preamble" for c in changed_sections(before, after).changes if c.status != "unchanged"
+            c.title or "Preamble" for c in _changed_sections(before, after).changes if c.status != "unchanged"
         ]
         what = (
             f" ({', '.join(clean_text(n) for n in names[:3])}{', …' if len(names) > 3 else ''})"
@@ -657,7 +691,21 @@ class ReviewScreen(Screen[ReviewDecision]):
         text = event.text.strip()
         if not text:
             return  # an empty refinement does nothing
+        from planview.plan.decision import Refine
+
         self._decide(Refine(text))
+
+
+def _canonical_sha256(text: str) -> str:
+    from planview.plan.canonical import canonical_sha256
+
+    return canonical_sha256(text)
+
+
+def _changed_sections(before: str, after: str) -> SectionDiff:
+    from planview.plan.diff import changed_sections
+
+    return changed_sections(before, after)
 
 
 def _quiet_home(start: Path) -> Path | None:
