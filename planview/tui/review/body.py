@@ -21,7 +21,7 @@ from typing import Literal
 from rich.segment import Segment
 from rich.style import Style
 from textual.color import Color
-from textual.geometry import Size
+from textual.geometry import Region, Size
 from textual.message import Message
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
@@ -135,6 +135,7 @@ class PlanBody(ScrollView, can_focus=True):
         self._first_frame = False  # a frame has been drawn for real: slices may run
         self._plain_code = False  # a section was drawn with plain code before the first frame
         self._awaiting_frame = False  # `_first_frame_drawn` is scheduled
+        self._base_style: Style | None = None  # while a paint runs (`render_lines`)
 
     # -- state the screen and the tests read --------------------------------------------------
     @property
@@ -448,7 +449,9 @@ class PlanBody(ScrollView, can_focus=True):
 
     # -- moving -------------------------------------------------------------------------------
     def scroll_to_line(self, line: int, *, allow_past_end: bool = False) -> None:
-        self._ensure_lines(line + 2 * self.viewport_height)
+        # A page beyond the view is laid out too, ready for the next move (not before the first
+        # frame: that waits for nothing but the view).
+        self._ensure_lines(line + (2 if self._first_frame else 1) * self.viewport_height)
         limit = (
             self.max_scroll_y
             if allow_past_end
@@ -523,13 +526,21 @@ class PlanBody(ScrollView, can_focus=True):
             self.post_message(self.Moved())
 
     # -- drawing ------------------------------------------------------------------------------
+    def render_lines(self, crop: Region) -> list[Strip]:
+        # The base style walks every ancestor's styles: once per paint, not once per row.
+        self._base_style = self.rich_style
+        try:
+            return super().render_lines(crop)
+        finally:
+            self._base_style = None
+
     def render_line(self, y: int) -> Strip:
         if self._width == 0 and self.document is not None and self.scrollable_content_region.width:
             # The first frame: the size is known now, before the Resize event that reports it is
             # handled; laid out here, the plan is in the very frame that first draws the body.
             self.on_resize()
         width = self.scrollable_content_region.width
-        base = self.rich_style
+        base = self._base_style or self.rich_style
         index = self.top_line + y
         if index >= len(self._strips) and self._width > 0:
             # Scrolled (wheel, scrollbar) past what is laid out yet. (Width 0: not laid out at all
@@ -541,7 +552,12 @@ class PlanBody(ScrollView, can_focus=True):
                 gutter = Segment("▎".ljust(GUTTER), Style(color=self.render_theme.warning))
             else:
                 gutter = Segment(" " * GUTTER)
-            strip = Strip([gutter, *self._strips[index]])
+            line = self._strips[index]
+            pad = width - GUTTER - line.cell_length
+            if pad >= 0:  # (always, but on a view narrower than the gutter): one Strip made per row
+                segments = [gutter, *line, Segment(" " * pad)] if pad else [gutter, *line]
+                return Strip(Segment.apply_style(segments, base), width)
+            strip = Strip([gutter, *line])
         elif y == 0 and self.document is not None and not self._strips:
             strip = Strip(
                 [

@@ -442,15 +442,17 @@ class SectionRenderer:
         lines.append((Text(""), min(last, lines[-1][1] if lines else 0)))  # the gap before the next section
         strips = []
         sources = []
+        simplify = Segment.simplify
         for line, src in lines:
             if line.spans or not line.style:
                 segments = [s for s in line.render(console) if s.text]
             else:  # Text.render drops the base style of a line without spans
                 segments = [Segment(line.plain, console.get_style(line.style))] if line.plain else []
-            strip = Strip(segments)
+            # One Strip per line where it fits (every Strip made costs its caches).
+            strip = Strip(simplify(segments))
             if strip.cell_length > width:
                 strip = strip.crop(0, width)
-            strips.append(strip.simplify())
+            strips.append(strip)
             sources.append(src)
         return RenderedSection(tuple(strips), tuple(sources), painter.plain_code)
 
