@@ -156,7 +156,7 @@ def _assert_gone(pid: int) -> None:
         try:
             if Path(f"/proc/{pid}/stat").read_text().split()[2] == "Z":
                 return
-        except (FileNotFoundError, IndexError):
+        except (FileNotFoundError, ProcessLookupError, IndexError):  # ESRCH: it vanished mid-read
             return
         time.sleep(0.02)
     raise AssertionError(f"process {pid} is still running")
