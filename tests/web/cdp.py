@@ -192,6 +192,12 @@ class Browser:
         await self.send("Input.dispatchKeyEvent", down)
         await self.send("Input.dispatchKeyEvent", {**params, "type": "keyUp"})
 
+    async def ctrl_enter(self) -> None:
+        """Ctrl+Enter, as the composer's "add" key (modifiers 2 is Ctrl in the DevTools protocol)."""
+        enter = {"key": "Enter", "code": "Enter", "modifiers": 2}
+        await self.send("Input.dispatchKeyEvent", {**enter, "type": "keyDown", "windowsVirtualKeyCode": 13})
+        await self.send("Input.dispatchKeyEvent", {**enter, "type": "keyUp"})
+
     async def type_text(self, text: str) -> None:
         await self.send("Input.insertText", {"text": text})
 

@@ -87,19 +87,7 @@ async def test_keyboard_comment_then_approve_on_an_approval_page(plan, home):
             assert current == "2"
             await browser.key("c", "KeyC")
             await browser.type_text("Fine as is")
-            await browser.send(
-                "Input.dispatchKeyEvent",
-                {
-                    "type": "keyDown",
-                    "key": "Enter",
-                    "code": "Enter",
-                    "modifiers": 2,
-                    "windowsVirtualKeyCode": 13,
-                },
-            )
-            await browser.send(
-                "Input.dispatchKeyEvent", {"type": "keyUp", "key": "Enter", "code": "Enter", "modifiers": 2}
-            )
+            await browser.ctrl_enter()
             assert await browser.wait_for("document.querySelectorAll('.thread .comment').length === 1")
             await browser.key("a", "KeyA")
             await browser.wait_for("document.body.classList.contains('final')")
@@ -217,3 +205,40 @@ async def test_selected_text_is_quoted_counts_follow_sections_and_closing_the_ta
         await server.stop()
     assert decision.outcome == "closed" and "closed" in decision.reason
     assert "[!REVIEW]" not in plan.read_text(encoding="utf-8")  # unsaved comments are not written
+
+
+async def test_a_comment_is_edited_in_place_and_an_emptied_one_is_deleted(plan, home):
+    server = await served(plan, home, approve=False)
+    try:
+        async with Browser(1280, 900) as browser:
+            await open_page(browser, server)
+            await browser.click("li.blk .rail .add")
+            await browser.type_text("Name the cache")
+            await browser.click(".composer .btn.primary")
+            # Edit with the mouse: the composer opens holding the comment's text.
+            await browser.click(".thread .comment .edit")
+            assert await browser.js("document.querySelector('.composer textarea').value") == "Name the cache"
+            await browser.type_text(" backend")
+            await browser.click(".composer .btn.primary")
+            texts = "Array.from(document.querySelectorAll('.thread .comment .text')).map(e => e.textContent)"
+            assert await browser.js(texts) == ["Name the cache backend"]
+            # A second comment on the next block, then `e` edits that block's newest comment; emptied, it goes.
+            await browser.key("j", "KeyJ")
+            await browser.key("c", "KeyC")
+            await browser.type_text("drop me")
+            await browser.ctrl_enter()
+            assert await browser.js("document.querySelectorAll('.thread .comment').length") == 2
+            await browser.key("e", "KeyE")
+            assert await browser.js("document.querySelector('.composer textarea').value") == "drop me"
+            await browser.js("document.querySelector('.composer textarea').value = ''")
+            await browser.ctrl_enter()
+            assert await browser.js(texts) == ["Name the cache backend"]
+            await browser.key("s", "KeyS")
+            await browser.wait_for("document.body.classList.contains('final')")
+        decision = await asyncio.wait_for(server.wait(), 10)
+    finally:
+        await server.stop()
+    assert decision.outcome == "saved"
+    text = plan.read_text(encoding="utf-8")
+    assert "> [!REVIEW] Name the cache backend" in text
+    assert "Name the cache\n" not in text and "drop me" not in text

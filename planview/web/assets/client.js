@@ -243,6 +243,12 @@
     mine.forEach(function (comment) {
       var row = el("div", "comment");
       row.appendChild(el("div", "text", comment.text));
+      var edit = el("button", "edit", "Edit");
+      edit.type = "button";
+      edit.addEventListener("click", function () {
+        openComposer(b, "", comment);
+      });
+      row.appendChild(edit);
       var del = el("button", "del", "Delete");
       del.type = "button";
       del.addEventListener("click", function () {
@@ -256,27 +262,29 @@
     });
   }
 
-  function openComposer(b, quote) {
+  // `editing`: a comment of this block to change in place (emptied, it is deleted).
+  function openComposer(b, quote, editing) {
     if (state.final || !blocks[b]) return;
     closeComposer();
     var block = blocks[b];
     var box = el("div", "composer");
     var area = el("textarea");
     area.placeholder = "Comment on this block…";
-    area.setAttribute("aria-label", "Comment");
-    if (quote) area.value = "“" + quote + "” ";
+    area.setAttribute("aria-label", editing ? "Edit comment" : "Comment");
+    if (editing) area.value = editing.text;
+    else if (quote) area.value = "“" + quote + "” ";
     var row = el("div", "row");
-    row.appendChild(el("span", "hint", "Ctrl+Enter adds · Esc cancels"));
+    row.appendChild(el("span", "hint", editing ? "Ctrl+Enter saves · Esc cancels" : "Ctrl+Enter adds · Esc cancels"));
     var cancel = el("button", "btn", "Cancel");
     cancel.type = "button";
-    var ok = el("button", "btn primary", "Add comment");
+    var ok = el("button", "btn primary", editing ? "Save comment" : "Add comment");
     ok.type = "button";
     row.appendChild(cancel);
     row.appendChild(ok);
     box.appendChild(area);
     box.appendChild(row);
     block.el.insertBefore(box, block.thread.nextSibling);
-    state.composer = { b: b, node: box, area: area };
+    state.composer = { b: b, node: box, area: area, editing: editing || null };
     cancel.addEventListener("click", closeComposer);
     ok.addEventListener("click", commitComposer);
     area.addEventListener("keydown", function (event) {
@@ -297,7 +305,13 @@
     var c = state.composer;
     if (!c) return;
     var text = c.area.value.replace(/\s+/g, " ").trim();
-    if (text) {
+    var at = c.editing ? state.comments.indexOf(c.editing) : -1;
+    if (at >= 0 && text !== c.editing.text) {
+      if (text) c.editing.text = text;
+      else state.comments.splice(at, 1);
+      state.dirty = true;
+      renderThread(c.b);
+    } else if (!c.editing && text) {
       state.comments.push({ anchor_line: blocks[c.b].node.end, text: text, b: c.b });
       state.dirty = true;
       renderThread(c.b);
@@ -502,6 +516,7 @@
     var keys = [
       ["j / k", "next / previous block"],
       ["c", "comment on the current block"],
+      ["e", "edit the current block's newest comment"],
       ["s", "save feedback into the plan file"],
     ];
     if (data.approve) keys.push(["a", "approve & run"]);
@@ -667,6 +682,14 @@
       var b = state.current >= 0 ? state.current : firstVisible();
       setCurrent(b, true);
       openComposer(b, blocks[b] ? selectionIn(blocks[b].el) : "");
+    } else if (key === "e") {
+      var mine = state.comments.filter(function (c) {
+        return c.b === state.current;
+      });
+      if (mine.length) {
+        event.preventDefault();
+        openComposer(state.current, "", mine[mine.length - 1]);
+      }
     } else if (key === "s") {
       event.preventDefault();
       save_();
