@@ -158,6 +158,17 @@ async def diff_of(root: Path, paths: Iterable[str], cap: int = DIFF_LINE_CAP) ->
     return "\n".join(lines)
 
 
+def breach_message(agent: str, paths: Iterable[str], diff: str) -> str:
+    """What the person is told when the agent changed the project while planning (the diff last)."""
+    names = ", ".join(paths)
+    message = (
+        f"Plan-mode breach: {agent} changed {names} while planning, so planview cancelled the "
+        "turn. Nothing was approved; review the change with git diff (and undo it with git checkout or "
+        "git restore) before you go on."
+    )
+    return f"{message}\n\n{diff}" if diff else message
+
+
 async def _git(root: Path, env: dict[str, str], args: list[str], ok: tuple[int, ...] = (0,)) -> str | None:
     try:
         proc = await asyncio.create_subprocess_exec(

@@ -1,7 +1,7 @@
 """What a UI may read and ask of a session: the typed view the TUI holds instead of `Any`.
 
-`Session` implements it; an ACP agent's session (issue 17) can implement it too, so the
-transcript, chip, todo panel and review flow serve both. Reads are plain properties; the
+`SessionBase` (session/base.py) implements it, so planview's own `Session` and the ACP agent's
+`AcpSession` both do, and the transcript, chip, todo panel and review flow serve both. Reads are plain properties; the
 asks are the person's own actions (send a message, cancel, toggle plan mode, approve a
 reviewed plan through the one approval flow).
 """

@@ -419,7 +419,7 @@ async def test_an_agent_that_ignores_the_cancel_after_a_breach_is_stopped(
     elapsed = asyncio.get_running_loop().time() - started
     assert elapsed < 15, "the hard stop came after the grace period, not after the agent's minute"
     assert rec.ended.reason == "error" and "breach.txt" in rec.ended.message
-    assert not session._agent.open, "the agent process was stopped"
+    assert not session.agent.open, "the agent process was stopped"
     assert not agent_log.find(method="prompt-end"), "the agent never ended its turn itself"
     await session.close()
 

@@ -1,0 +1,90 @@
+"""The agent's file and terminal requests, answered inside the project only.
+
+planview advertises `fs/read_text_file` and `fs/write_text_file` to ACP agents (client.py) and no
+terminal. Whatever the agent names, a file is served only when its real path (symlinks followed)
+is inside the project; a plan the agent names for review is read only when it is a bounded `.md`
+regular file; and a `terminal/create` is refused with the gate's plan-mode reason or a pointer to
+the agent's own shell tool. Whether a write is allowed is the session's rule (plan mode, the
+pin); how it is refused is here, so every refusal reads the same.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+from pathlib import Path
+
+from acp import RequestError
+
+from planview.gate import GatePolicy, ToolCall, decide
+
+PLAN_READ_CAP = 1_000_000  # bytes of a plan file an agent names outside the project
+NOT_INSIDE = -32000
+CANNOT_READ = -32002
+
+
+def inside(project_root: Path, raw: str) -> Path:
+    """The real path of `raw` (relative: to the project); RequestError when it is outside."""
+    path = Path(raw)
+    if not path.is_absolute():
+        path = project_root / path
+    real = Path(os.path.realpath(path))
+    if not real.is_relative_to(Path(os.path.realpath(project_root))):
+        raise RequestError(
+            NOT_INSIDE,
+            f"{raw} is outside the project ({project_root}); planview only serves files inside it",
+        )
+    return real
+
+
+async def read_lines(target: Path, shown: str, line: int | None, limit: int | None) -> str:
+    """fs/read_text_file: the file's text, or `limit` lines from 1-based `line`."""
+    try:
+        text = await asyncio.to_thread(target.read_text, encoding="utf-8", errors="replace")
+    except OSError as exc:
+        raise RequestError(CANNOT_READ, f"cannot read {shown}: {exc.strerror or exc}") from None
+    if line is None and limit is None:
+        return text
+    lines = text.splitlines(keepends=True)
+    start = max((line or 1) - 1, 0)
+    return "".join(lines[start : start + limit] if limit is not None else lines[start:])
+
+
+def read_named_plan(project_root: Path, named: str) -> str | None:
+    """The plan file an exit-plan request names: a regular `.md` file of bounded size, else None."""
+    path = Path(named)
+    if not path.is_absolute():
+        path = project_root / path
+    try:
+        if path.suffix != ".md" or not path.is_file() or path.stat().st_size > PLAN_READ_CAP:
+            return None
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+def plan_title(text: str) -> str:
+    """The plan's first H1, for its file name ("Plan" without one)."""
+    found = re.search(r"^#\s+(.+?)\s*#*\s*$", text, re.MULTILINE)
+    return found.group(1).strip() if found else "Plan"
+
+
+def plan_mode_write_refusal(rel: str, plans_rel: str) -> RequestError:
+    """A write while planning that is not the plan file: the agent is told the one file it may write."""
+    return RequestError(
+        NOT_INSIDE,
+        f"Refused by planview: plan mode is read-only until the user approves a plan, so {rel} was not "
+        f"written. The one file you may write is your plan, {plans_rel}/<name>.md; "
+        "present it for approval when it is ready.",
+    )
+
+
+def terminal_answer(command: str, args: list[str], mode: str, policy: GatePolicy) -> str:
+    """Why a terminal/create is refused: the gate's plan-mode reason, else "use your own shell"."""
+    line = " ".join([command, *args])
+    if mode == "plan":
+        decision = decide(ToolCall("bash", {"command": line}), "plan", policy)
+        if not decision.allowed:
+            return f"Refused in plan mode: {decision.reason}"
+    return "planview offers no terminal to agents; run the command with your own shell tool"
