@@ -43,6 +43,11 @@ def sdk_available() -> bool:
     return True
 
 
+# A tools/list every so often costs a server next to nothing; a dead one is then named within this
+# many seconds, while the agent is still working, not when the model next reaches for it.
+WATCH_EVERY = 15.0
+
+
 class McpHub:
     def __init__(
         self,
@@ -51,15 +56,18 @@ class McpHub:
         project_root: Path,
         log_dir: Path | None = None,
         on_notice: Callable[[str, str], None] | None = None,
+        watch_every: float | None = WATCH_EVERY,
     ) -> None:
         self.configs = tuple(servers)
         self.project_root = Path(project_root)
         self.log_dir = log_dir
         self.on_notice = on_notice  # (server name, one line naming the fix)
+        self.watch_every = watch_every  # seconds between pings of the servers that are up; None: never
         self.connections: dict[str, ServerConnection] = {}
         self.started = False
         self._starting: asyncio.Task[None] | None = None
         self._notified: set[str] = set()
+        self._watcher: asyncio.Task[None] | None = None
 
     def __bool__(self) -> bool:
         return bool(self.configs)
@@ -106,8 +114,21 @@ class McpHub:
                     f"MCP server {connection.name!r}: tool {skipped}, so it is not offered; "
                     "rename it in the server",
                 )
+        if self.watch_every and any(c.state == "ready" for c in self.connections.values()):
+            self._watcher = asyncio.ensure_future(self._watch(self.watch_every))
+
+    async def _watch(self, every: float) -> None:
+        """Ping the servers that are up, so one that dies between calls is reported when it dies
+        (a notice in the transcript) instead of at the next call or the next /mcp."""
+        while any(c.state == "ready" for c in self.connections.values()):
+            await asyncio.sleep(every)
+            await self.check()
 
     async def close(self) -> None:
+        if self._watcher is not None:
+            self._watcher.cancel()
+            with contextlib.suppress(BaseException):
+                await self._watcher
         if self._starting is not None and not self._starting.done():
             with contextlib.suppress(BaseException):
                 await self._starting

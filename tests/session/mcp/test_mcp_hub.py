@@ -26,13 +26,16 @@ def fixture(name: str = "fx", **changes: object) -> McpServerConfig:
     return McpServerConfig(name, command=sys.executable, args=(SERVER,), **changes)  # type: ignore[arg-type]
 
 
-def hub_for(tmp_path: Path, *configs: McpServerConfig) -> tuple[McpHub, list[tuple[str, str]]]:
+def hub_for(
+    tmp_path: Path, *configs: McpServerConfig, watch_every: float | None = None
+) -> tuple[McpHub, list[tuple[str, str]]]:
     notices: list[tuple[str, str]] = []
     hub = McpHub(
         configs,
         project_root=tmp_path,
         log_dir=tmp_path / "logs",
         on_notice=lambda s, line: notices.append((s, line)),
+        watch_every=watch_every,
     )
     return hub, notices
 
@@ -226,3 +229,44 @@ async def test_check_finds_a_server_killed_between_calls(tmp_path: Path) -> None
         assert len(notices) == 1 and "'fx' stopped" in notices[0][1] and "restart planview" in notices[0][1]
     finally:
         await hub.close()
+
+
+async def test_a_server_that_dies_between_calls_is_reported_without_a_call(tmp_path: Path) -> None:
+    """The hub's watcher pings the servers that are up: a killed one becomes a notice by itself."""
+    import os
+    import re
+    import signal
+
+    hub, notices = hub_for(tmp_path, fixture(), watch_every=0.1)
+    await hub.start()
+    try:
+        text, _ = await hub.call(hub.find("mcp__fx__clock"), {})
+        pid = int(re.search(r"pid (\d+)", text).group(1))
+        await asyncio.sleep(0.35)  # a few pings of a live server: no notice
+        assert notices == [] and hub.status()[0].state == "ready"
+        os.kill(pid, signal.SIGKILL)
+        for _ in range(200):  # nobody calls or checks: only the watcher can notice
+            if notices:
+                break
+            await asyncio.sleep(0.05)
+        assert hub.status()[0].state == "stopped"
+        assert len(notices) == 1 and "'fx' stopped" in notices[0][1] and "restart planview" in notices[0][1]
+        assert hub._watcher is not None
+        await asyncio.wait_for(hub._watcher, 5)  # nothing left up: the watcher ends by itself
+    finally:
+        await hub.close()
+
+
+async def test_close_stops_the_watcher_and_none_means_no_watcher(tmp_path: Path) -> None:
+    hub, _ = hub_for(tmp_path, fixture(), watch_every=30)
+    await hub.start()
+    watcher = hub._watcher
+    assert watcher is not None and not watcher.done()
+    await hub.close()
+    assert watcher.done()
+    quiet, _ = hub_for(tmp_path, fixture())
+    await quiet.start()
+    try:
+        assert quiet._watcher is None
+    finally:
+        await quiet.close()
