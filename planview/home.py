@@ -9,6 +9,7 @@ place that names what lives inside it.
 from __future__ import annotations
 
 import os
+import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
@@ -110,6 +111,7 @@ _DISCOVERY_ENV = (
 )
 # A config that moves the work tree or makes the repository bare: git decides the toplevel then.
 _MOVES_WORK_TREE = (b"worktree", b"bare")
+_HEX_HEAD = re.compile(rb"[0-9a-f]{40}|[0-9a-f]{64}")  # a detached HEAD (SHA-1 or SHA-256)
 
 
 def _walk_to_git(folder: str) -> str | None:
@@ -160,18 +162,29 @@ def _plain_repository(dot: str, entry: os.stat_result) -> bool:
         gitdir = os.path.join(os.path.dirname(dot), os.fsdecode(line[len(b"gitdir: ") :]))
     else:
         return False
-    if not os.path.isfile(os.path.join(gitdir, "HEAD")):
-        return False
     if os.path.lexists(os.path.join(gitdir, "config.worktree")):  # per-worktree config may move it
         return False
-    configs = [os.path.join(gitdir, "config")]
+    common = gitdir
     try:
         with open(os.path.join(gitdir, "commondir"), "rb") as handle:  # a linked worktree
-            configs.append(os.path.join(gitdir, os.fsdecode(handle.read(4096).strip()), "config"))
+            common = os.path.join(gitdir, os.fsdecode(handle.read(4096).strip()))
     except FileNotFoundError:
         pass
     except OSError:
         return False
+    # What git's is_git_directory() asks: a HEAD that names a ref or a commit, objects and refs.
+    try:
+        with open(os.path.join(gitdir, "HEAD"), "rb") as handle:
+            head = handle.read(4096).strip()
+    except OSError:
+        return False
+    if not (head.startswith(b"ref: refs/") or _HEX_HEAD.fullmatch(head)):
+        return False
+    if not all(os.path.isdir(os.path.join(common, name)) for name in ("objects", "refs")):
+        return False
+    configs = [os.path.join(gitdir, "config")] + (
+        [os.path.join(common, "config")] if common != gitdir else []
+    )
     for config in configs:
         try:
             with open(config, "rb") as handle:

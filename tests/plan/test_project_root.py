@@ -136,6 +136,17 @@ def test_broken_dot_git_entries_agree_with_git(tmp_path: Path, git: Callable[...
     agree(tmp_path / "garbage")
     (tmp_path / "empty-dot-git" / ".git").mkdir(parents=True)  # no HEAD: not a repository to git
     agree(tmp_path / "empty-dot-git")
+    # A gitdir: file pointing at a folder with a HEAD but no objects or refs (a decoy): git refuses it.
+    (tmp_path / "decoy" / "fake").mkdir(parents=True)
+    (tmp_path / "decoy" / "fake" / "HEAD").write_text("ref: refs/heads/main\n")
+    (tmp_path / "decoy" / ".git").write_text("gitdir: fake\n")
+    agree(tmp_path / "decoy")
+    git("init", "-q", "bad-head")
+    (tmp_path / "bad-head" / ".git" / "HEAD").write_text("garbage\n")
+    agree(tmp_path / "bad-head")
+    git("init", "-q", "detached")
+    (tmp_path / "detached" / ".git" / "HEAD").write_text("0" * 40 + "\n")
+    agree(tmp_path / "detached")
     (tmp_path / "fifo").mkdir()
     os.mkfifo(tmp_path / "fifo" / ".git")
     agree(tmp_path / "fifo")
