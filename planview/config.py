@@ -19,7 +19,7 @@ from typing import Any
 
 from platformdirs import user_config_dir
 
-from planview.errors import PlanviewError
+from planview.errors import PlanviewError, not_utf8
 from planview.home import CONFIG_NAME, HomeLayout
 from planview.mcp_config import McpServerConfig, parse_mcp_section
 
@@ -204,7 +204,7 @@ def _read(path: Path) -> dict[str, Any] | None:
             )
         return tomllib.loads(text)
     except UnicodeDecodeError as exc:
-        raise ConfigError(f"{path}: not UTF-8 text (byte {exc.start}); save it as UTF-8") from exc
+        raise ConfigError(f"{path}: {not_utf8(exc)}; save it as UTF-8") from exc
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         found = re.search(r"\(at line (\d+), column (\d+)\)", message)

@@ -10,3 +10,8 @@ from __future__ import annotations
 
 class PlanviewError(Exception):
     """An expected failure with an actionable message."""
+
+
+def not_utf8(exc: UnicodeDecodeError) -> str:
+    """How every message names bytes that are not UTF-8: the first bad byte and its offset."""
+    return f"not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})"

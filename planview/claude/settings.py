@@ -193,12 +193,10 @@ def uninstall(path: Path) -> Change:
 
 
 def installed_command(path: Path) -> str | None:
-    """planview's hook command in that settings file, or None when it has none (or cannot be read)."""
-    try:
-        data, _, _ = _load(path)
-        hooks = _hooks(data, path)
-    except ClaudeSettingsError:
-        return None
+    """planview's hook command in that settings file, or None when it has none (or there is no file);
+    ClaudeSettingsError when the file cannot be read (not JSON, not an object, no permission)."""
+    data, _, _ = _load(path)
+    hooks = _hooks(data, path)
     for entries in hooks.values():
         for entry in entries:
             inner = entry.get("hooks") if isinstance(entry, dict) else None

@@ -31,6 +31,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     status = subparsers.add_parser(
         "status",
         help="is a plan approved, stale (changed since approval) or not approved? exit 0 only when approved",
+        description="Say whether a plan is approved (with who and through which channel), stale (approved, "
+        "then changed: the changed sections are named) or not approved. --json prints {plan, state, "
+        "changed_sections, revoked, detail, approval}. Exit status: 0 approved, 1 stale or not approved, "
+        "2 bad input (no such plan, a plan or ledger that cannot be read, no plans yet).",
     )
     status.add_argument("path", metavar="PATH", nargs="?", help="the plan (default: the newest plan)")
     status.add_argument("--json", action="store_true", help="print one JSON object")
@@ -39,6 +43,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     audit = subparsers.add_parser(
         "audit",
         help="verify the ledger, list approvals, and show what changed since the newest one",
+        description="Verify the hash chain of the approval ledger (.planview/ledger.jsonl), list the "
+        "approvals, and show what changed since the newest one next to the files the plan names. "
+        "Exit status: 0 the ledger verifies, 1 it does not (the first bad line is named on stderr), "
+        "2 when the ledger cannot be read at all (a folder, no permission).",
     )
     audit.add_argument("--json", action="store_true", help="print one JSON object")
     audit.add_argument(

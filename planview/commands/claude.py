@@ -93,7 +93,7 @@ def run_uninstall(args: argparse.Namespace) -> int:
 
 
 def run_status(args: argparse.Namespace) -> int:
-    from planview.claude.settings import installed_command, settings_path
+    from planview.claude.settings import ClaudeSettingsError, installed_command, settings_path
     from planview.claude.state import ClaudeState
     from planview.home import planview_home
     from planview.textsafe import sanitize_for_terminal
@@ -102,7 +102,11 @@ def run_status(args: argparse.Namespace) -> int:
     found = False
     for scope in ("project", "local", "user"):
         path = settings_path(scope, root)  # type: ignore[arg-type]
-        command = installed_command(path)
+        try:
+            command = installed_command(path)
+        except ClaudeSettingsError as exc:  # Claude Code cannot read it either: say so, not "not installed"
+            print(sanitize_for_terminal(f"{scope:8} {path}: unreadable: {exc}"))
+            continue
         found = found or command is not None
         print(f"{scope:8} {path}: " + (f"installed ({command})" if command else "not installed"))
     state = ClaudeState(planview_home())

@@ -16,7 +16,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "plans",
         help="list the saved plans, newest first",
         description="List the plans in the plans folder (.planview/plans in a git repository), newest first, "
-        "with their title and steps done/total.",
+        "with their title and steps done/total; a plan that cannot be read (not UTF-8, over the size "
+        'limit) is listed as "unreadable: why" ("unreadable" in --json, else null).',
     )
     plans.add_argument("--json", action="store_true", help="print a JSON list instead of a table")
     plans.add_argument(
@@ -36,7 +37,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     )
     steps.add_argument("path", metavar="PATH", help="a Markdown plan file (any path)")
     steps.add_argument(
-        "--json", action="store_true", help='print [{"index", "text", "completed", "notes"}, ...]'
+        "--json",
+        action="store_true",
+        help='print [{"index", "text", "status", "completed", "notes"}, ...]; status is pending, '
+        "in_progress or completed",
     )
     steps.set_defaults(handler=run_steps)
 
@@ -85,6 +89,7 @@ def run_plans(args: argparse.Namespace) -> int:
                 "steps_done": info.steps_done,
                 "steps_total": info.steps_total,
                 "mtime": info.mtime,
+                "unreadable": info.unreadable,
             }
             for info in infos
         ]
@@ -98,7 +103,12 @@ def run_plans(args: argparse.Namespace) -> int:
     title_width = min(max(map(len, titles)), 60)
     return _emit(
         [
-            f"{file:<{file_width}}  {title:<{title_width}}  {info.steps_done}/{info.steps_total}"
+            f"{file:<{file_width}}  {title:<{title_width}}  "
+            + (
+                f"{info.steps_done}/{info.steps_total}"
+                if info.unreadable is None
+                else f"unreadable: {_printable(info.unreadable)}"
+            )
             for info, file, title in zip(infos, files, titles, strict=True)
         ]
     )

@@ -53,7 +53,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     review.add_argument(
         "--json",
         action="store_true",
-        help='after the screen closes print {"decision", "feedback", "plan", "sha256"} as JSON',
+        help='after the screen closes print {"decision": approve|refine|keep, "feedback", "plan", "sha256"} '
+        '(+ "approval" when approved) as JSON; with --web also "file_sha256", "comments", "reason"',
     )
     review.add_argument(
         "--web",

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from planview import atomic
 from planview.atomic import atomic_write
-from planview.errors import PlanviewError
+from planview.errors import PlanviewError, not_utf8
 from planview.home import HomeLayout, default_home, ensure_home, find_project_root
 from planview.plan.errors import (
     PlanChangedError,
@@ -65,6 +65,7 @@ class PlanInfo:
     steps_done: int
     steps_total: int
     mtime: float
+    unreadable: str | None = None  # why it cannot be read as a plan (listed anyway, by file name)
 
 
 @dataclass(frozen=True)
@@ -205,10 +206,7 @@ def decode_plan(path: Path, data: bytes) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise PlanReadError(
-            f"{_show(path)} is not UTF-8 text (byte 0x{exc.object[exc.start]:02x} at offset {exc.start}); "
-            "save the plan as UTF-8"
-        ) from exc
+        raise PlanReadError(f"{_show(path)} is {not_utf8(exc)}; save the plan as UTF-8") from exc
 
 
 def _plan_files(folder: Path) -> list[tuple[Path, int]]:
@@ -233,18 +231,35 @@ def _plan_files(folder: Path) -> list[tuple[Path, int]]:
 
 
 def _info(path: Path, mtime_ns: int) -> PlanInfo:
-    from planview.fileguard import read_regular
+    from planview.fileguard import TooLargeError, read_regular
     from planview.plan.document import parse_plan  # lazy: the path checks stay import-light
     from planview.plan.steps import extract_steps
 
+    # Unreadable, not UTF-8 or over the cap: still listed (by file name), never silently dropped,
+    # and marked with why, since steps, status and approve refuse it.
+    text, unreadable = "", None
     try:
-        text = read_regular(path, MAX_READ_BYTES, "plan").decode("utf-8", errors="replace")
-    except (OSError, PlanviewError):
-        text = ""  # unreadable or over the cap: still listed (by file name), never silently dropped
+        data = read_regular(path, MAX_READ_BYTES, "plan")
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        unreadable = not_utf8(exc)
+    except TooLargeError:
+        unreadable = f"over the {MAX_READ_BYTES // (1024 * 1024)} MiB limit for a plan"
+    except OSError as exc:
+        unreadable = exc.strerror or type(exc).__name__
+    except PlanviewError as exc:
+        unreadable = str(exc)
     title = parse_plan(text).title or path.stem
     steps = extract_steps(text).steps
     done = sum(1 for step in steps if step.completed)
-    return PlanInfo(path=path, title=title, steps_done=done, steps_total=len(steps), mtime=mtime_ns / 1e9)
+    return PlanInfo(
+        path=path,
+        title=title,
+        steps_done=done,
+        steps_total=len(steps),
+        mtime=mtime_ns / 1e9,
+        unreadable=unreadable,
+    )
 
 
 def list_plans(folder: Path) -> list[PlanInfo]:

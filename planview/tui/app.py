@@ -359,7 +359,9 @@ class PlanviewApp(App):
                 Padding(Text(sanitize_for_terminal(screen.plan_label(info.path)), style="bold"), (0, 0, 0, 2))
             )
             line = Text(sanitize_for_terminal(info.title))
-            if info.steps_total:
+            if info.unreadable is not None:
+                line.append(f" · unreadable: {sanitize_for_terminal(info.unreadable)}", style="dim")
+            elif info.steps_total:
                 line.append(f" · {info.steps_done}/{info.steps_total} steps", style="dim")
             rows.append(Padding(line, (0, 0, 0, 6)))
         screen.transcript.add_notice(Group(*rows))

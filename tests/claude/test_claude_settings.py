@@ -132,3 +132,16 @@ def test_plan_switch_for_one_session_validates_the_id(
     assert main(["claude", "plan", "on", "--session", "../../x"]) == 2
     assert main(["claude", "plan", "on", "--session", "abc-123"]) == 0
     assert (project / ".planview" / "claude" / "sessions" / "abc-123.json").exists()
+
+
+def test_status_calls_a_settings_file_it_cannot_read_unreadable(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # QA §11: a settings file that is not valid JSON was reported as "not installed".
+    settings = project / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text('{"hooks": ')
+    assert main(["claude", "status"]) == 1
+    (line,) = [line for line in capsys.readouterr().out.splitlines() if line.startswith("project")]
+    assert line.startswith(f"project  {settings}: unreadable: ") and "not valid JSON" in line
+    assert "not installed" not in line

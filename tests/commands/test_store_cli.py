@@ -133,6 +133,7 @@ def test_plans_in_a_project(project: Path, capsys: pytest.CaptureFixture[str]) -
         "steps_done": 2,
         "steps_total": 7,
         "mtime": 1_700_000_000.0,
+        "unreadable": None,
     }
 
 
@@ -211,3 +212,26 @@ def test_a_fifo_named_like_a_plan_is_refused_not_read(project: Path) -> None:
         assert done.returncode == 2, (argv, done.stderr)
         assert "is not a regular file" in done.stderr
         assert "Traceback" not in done.stderr
+
+
+def test_plans_marks_a_plan_it_cannot_read(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # QA §11: a non-UTF-8 plan was listed with a title and a 2.6 MB one as "0/0", as if both were
+    # fine, while steps, status and approve refuse them.
+    plans = project / ".planview" / "plans"
+    plans.mkdir(parents=True)
+    (plans / "2026-01-01-0000-bin.md").write_bytes(b"# T\n\n\xff\xfe## Steps\n- [ ] a\n")
+    (plans / "2026-01-01-0001-huge.md").write_bytes(b"# Huge\n" + b"x" * (2600 * 1024))
+    (plans / "2026-01-01-0002-fine.md").write_text("# Fine\n\n## Steps\n\n- [x] a\n")
+    for n, name in enumerate(("bin", "huge", "fine")):
+        os.utime(plans / f"2026-01-01-000{n}-{name}.md", (1_700_000_000 + n, 1_700_000_000 + n))
+    assert main(["plans"]) == 0
+    fine, huge, binary = capsys.readouterr().out.splitlines()
+    assert fine.endswith("1/1")
+    assert huge.endswith("  unreadable: over the 2 MiB limit for a plan")
+    assert binary.endswith("  unreadable: not UTF-8 text (byte 0xff at offset 5)")
+    assert main(["plans", "--json"]) == 0
+    rows = {Path(row["file"]).stem[16:]: row for row in json.loads(capsys.readouterr().out)}
+    assert rows["fine"]["unreadable"] is None
+    assert rows["bin"]["unreadable"] == "not UTF-8 text (byte 0xff at offset 5)"
+    assert rows["huge"]["unreadable"] == "over the 2 MiB limit for a plan"
+    assert rows["bin"]["steps_total"] == 0 and rows["huge"]["title"] == "2026-01-01-0001-huge"

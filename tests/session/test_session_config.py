@@ -102,3 +102,12 @@ def test_config_paths_user_dir_then_project_home(project: Path) -> None:
     user, proj = config_paths()
     assert user.name == "config.toml" and "planview" in str(user)
     assert proj == project / ".planview" / "config.toml"
+
+
+def test_a_config_that_is_not_utf8_names_the_byte_and_offset_as_plans_do(tmp_path: Path) -> None:
+    # QA §11: it said "not UTF-8 text (byte 0)", meaning offset 0; plans say "byte 0xff at offset 0".
+    path = tmp_path / "config.toml"
+    path.write_bytes(b'[ui]\ntheme = "\xff"\n')
+    with pytest.raises(ConfigError) as caught:
+        load_config(paths=(path,), env={})
+    assert str(caught.value) == f"{path}: not UTF-8 text (byte 0xff at offset 14); save it as UTF-8"

@@ -251,6 +251,20 @@ async def test_plans_lists_and_review_opens_the_newest(project: Path) -> None:
         assert app.session.mode == "plan"
 
 
+async def test_plans_marks_a_plan_it_cannot_read(project: Path) -> None:
+    plans = project / ".planview" / "plans"
+    plans.mkdir(parents=True, exist_ok=True)
+    (plans / "2026-01-01-0000-bin.md").write_bytes(b"# T\n\xff\n")
+    app, _ = scripted_app(project, [])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.session_screen
+        await submit(pilot, app, "/plans")
+        await pilot.pause()
+        row = list(screen.transcript.query(NoticeRow))[-1]
+        listing = "\n".join(s.text for s in row.render_lines(Region(0, 0, row.size.width, row.size.height)))
+        assert "unreadable: not UTF-8 text (byte 0xff at offset 4)" in listing
+
+
 # -- enter_plan_mode confirmation -----------------------------------------------------------------
 @pytest.mark.parametrize(("key", "mode"), [("y", "plan"), ("n", "execute")])
 async def test_enter_plan_mode_asks_the_user(project: Path, key: str, mode: str) -> None:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from planview.errors import not_utf8
 from planview.nesting import MAX_DEPTH, too_deep_json
 from planview.session.providers.base import (
     Done,
@@ -142,9 +143,7 @@ class ScriptedProvider:
         except (NotAFileError, TooLargeError) as exc:
             raise ScriptError(str(exc)) from None
         except UnicodeDecodeError as exc:
-            raise ScriptError(
-                f"cannot read script {path}: not UTF-8 text (byte {exc.start}); save it as UTF-8"
-            ) from exc
+            raise ScriptError(f"cannot read script {path}: {not_utf8(exc)}; save it as UTF-8") from exc
         except OSError as exc:
             raise ScriptError(explain(exc, f"read script {path}")) from exc
         return cls(
