@@ -120,12 +120,29 @@ def _is_tty(stream: object) -> bool:
 def open_review(path: Path, home: Path | None) -> ReviewDecision:
     """Run the standalone review app until it decides (the seam tests replace)."""
     require_terminal("planview review")
-    from planview.tui.review import ReviewApp  # only the UI commands load textual
+    import gc
 
-    decision = ReviewApp(path, home=home).run()
+    # Start-up makes some 45,000 objects that live as long as the screen, and the cyclic collector
+    # walks them again and again on the way (about 15 ms of the first frame on this machine): it
+    # waits until the first frame is on the terminal, then runs with those objects frozen.
+    gc.disable()
+    try:
+        from planview.tui.review import ReviewApp  # only the UI commands load textual
+
+        decision = ReviewApp(path, home=home, on_first_frame=_collect_again).run()
+    finally:
+        _collect_again()
     from planview.plan.decision import Keep  # (after the screen: nothing but it before the first frame)
 
     return decision if decision is not None else Keep()
+
+
+def _collect_again() -> None:
+    import gc
+
+    if not gc.isenabled():
+        gc.freeze()  # what start-up made stays: later collections skip it
+        gc.enable()
 
 
 def decision_json(decision: ReviewDecision, path: Path) -> dict[str, object]:

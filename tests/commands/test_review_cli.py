@@ -178,3 +178,36 @@ async def test_review_app_headless_decides_for_the_cli(plan: Path, tmp_path: Pat
         await pilot.pause()
     assert app.return_value == Approved(plan.resolve(), canonical_sha256(PLAN))
     assert review_cmd.decision_json(app.return_value, plan.resolve())["decision"] == "approve"
+
+
+def test_the_collector_waits_for_the_first_frame_and_always_comes_back(
+    plan: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`open_review` pauses the cyclic collector for start-up; it runs again after the first frame, and
+    also when the screen ends before one (here: the app fails)."""
+    import gc
+
+    import planview.tui.review as review_package
+
+    seen: dict[str, object] = {}
+
+    class FailingApp:
+        def __init__(self, path: Path, *, home: Path | None, on_first_frame) -> None:
+            seen["on_first_frame"] = on_first_frame
+
+        def run(self) -> None:
+            seen["collecting"] = gc.isenabled()
+            raise RuntimeError("the screen failed")
+
+    monkeypatch.setattr(review_package, "ReviewApp", FailingApp)
+    monkeypatch.setattr(review_cmd, "require_terminal", lambda *args, **kwargs: None)
+    try:
+        with pytest.raises(RuntimeError, match="the screen failed"):
+            review_cmd.open_review(plan, None)
+        assert seen["collecting"] is False and gc.isenabled()
+        gc.disable()
+        seen["on_first_frame"]()  # what the app calls after its first frame
+        assert gc.isenabled()
+    finally:
+        gc.enable()
+        gc.unfreeze()

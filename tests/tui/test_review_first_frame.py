@@ -269,3 +269,86 @@ async def test_a_save_before_the_watcher_starts_is_shown(
             await pilot.pause(0.01)
         assert app.review.text == "# Plan\n\nsecond version\n"
         assert app.review.body.line_text(2).strip() == "second version"
+
+
+async def test_the_frame_that_first_draws_the_body_holds_the_plan(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The body lays out when it is first drawn (its size is known then), not a frame later on Resize."""
+    path = plan_file(tmp_path, "# Plan\n\nThe first paragraph.\n\n## Next\n\nMore.\n")
+    drawn: list[str] = []
+    render_line = body_module.PlanBody.render_line
+
+    def recording(self, y: int):
+        strip = render_line(self, y)
+        drawn.append(strip.text.strip())
+        return strip
+
+    monkeypatch.setattr(body_module.PlanBody, "render_line", recording)
+    app = ReviewApp(path, home=tmp_path / "home", watch=False)
+    async with app.run_test(size=(80, 30)) as pilot:
+        await pilot.pause()
+    assert drawn[:3] == ["Plan", "", "The first paragraph."]
+
+
+async def test_on_first_frame_is_called_once_after_the_plan_is_drawn(tmp_path: Path) -> None:
+    path = plan_file(tmp_path, "# Plan\n\nThe first paragraph.\n")
+    calls: list[str] = []
+    app: ReviewApp | None = None
+
+    def first_frame() -> None:
+        assert app is not None
+        calls.append(app.review.body.line_text(2).strip())
+
+    app = ReviewApp(path, home=tmp_path / "home", watch=False, on_first_frame=first_frame)
+    async with app.run_test(size=(80, 30)) as pilot:
+        for _ in range(200):
+            if calls:
+                break
+            await pilot.pause(0.01)
+        await pilot.press("j", "j")
+        await pilot.pause()
+    assert calls == ["The first paragraph."]
+
+
+async def test_a_short_plan_reviewed_again_pins_its_hash_before_the_load(
+    tmp_path: Path, slow_load: None
+) -> None:
+    """Nothing changed since the last review: the hash and the diff come after the first frame, and an
+    approve pressed before they come waits for them and pins what was shown."""
+    text = "# Plan\n\n## Steps\n\n- [ ] one\n- [x] two\n"
+    path = plan_file(tmp_path, text)
+    ReviewBaselines(tmp_path / "home").save(path, text)
+    app = ReviewApp(path, home=tmp_path / "home", watch=False)
+    async with app.run_test(size=(80, 30)) as pilot:
+        assert app.review._loading is not None and app.review.diff is None  # deferred, not computed
+        await pilot.press("a")
+    assert app.return_value == Approved(path.resolve(), canonical_sha256(text))
+
+
+async def test_a_short_plan_reviewed_again_settles_to_the_full_diff(tmp_path: Path) -> None:
+    text = "# Plan\n\n## Steps\n\n- [ ] one\n"
+    path = plan_file(tmp_path, text)
+    ReviewBaselines(tmp_path / "home").save(path, text)
+    app = ReviewApp(path, home=tmp_path / "home", watch=False)
+    async with app.run_test(size=(80, 30)) as pilot:
+        await settle(pilot, app)
+        screen = app.review
+        assert screen.diff is not None and not screen.diff.any_changes
+        assert screen._seen_sha == canonical_sha256(text) and screen.summary_text == ""
+
+
+async def test_a_short_plan_changed_since_the_last_review_is_marked_in_the_first_frame(
+    tmp_path: Path, no_thread: None
+) -> None:
+    """A changed plan is not deferred: its markers and summary row are there from the first frame
+    (deferring them would move the body down a row once they came)."""
+    text = "# Plan\n\n## Steps\n\n- [ ] one\n\n## Risks\n\nNone.\n"
+    path = plan_file(tmp_path, text)
+    ReviewBaselines(tmp_path / "home").save(path, text.replace("None.", "Some."))
+    app = ReviewApp(path, home=tmp_path / "home", watch=False)
+    async with app.run_test(size=(80, 30)):
+        screen = app.review
+        assert screen._loading is None
+        assert screen.body.changed == frozenset({2})
+        assert screen.summary_text.startswith("1 of 3 sections changed")

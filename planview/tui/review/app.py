@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from textual.app import App
 
+from planview.tui.review.body import after_first_frame
 from planview.tui.review.screen import ReviewScreen
 from planview.tui.styles import stylesheet
 
@@ -22,11 +24,24 @@ class ReviewApp(App["ReviewDecision"]):
     CSS_PATH = [stylesheet("app"), stylesheet("review")]
     TITLE = "planview review"
 
-    def __init__(self, plan_path: Path, *, home: Path | None = None, watch: bool = True) -> None:
+    def __init__(
+        self,
+        plan_path: Path,
+        *,
+        home: Path | None = None,
+        watch: bool = True,
+        on_first_frame: Callable[[], object] | None = None,
+    ) -> None:
+        """`on_first_frame` is called once the first frame is on the terminal."""
         super().__init__()
         self.plan_path = Path(plan_path)
         self.home = home
         self.live_reload = watch  # (not `self.watch`: that is DOMNode.watch)
+        self._on_first_frame = on_first_frame
+
+    def on_mount(self) -> None:
+        if self._on_first_frame is not None:
+            after_first_frame(self.screen, self._on_first_frame)
 
     def get_default_screen(self) -> ReviewScreen:
         # The app's own first screen, not one pushed from on_mount: a pushed screen is first laid out

@@ -38,8 +38,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pygments.lexer import Lexer
 
-# C0, DEL and C1 controls: a last line of defence after the gate's sanitiser.
-_CONTROLS = {c: None for c in [*range(0x00, 0x20), *range(0x7F, 0xA0)]}
+# C0 (but the line feed), DEL and C1 controls: a last line of defence after the gate's sanitiser.
+_CONTROLS = {c: None for c in [*range(0x00, 0x0A), *range(0x0B, 0x20), *range(0x7F, 0xA0)]}
 _TASK_TEXT = re.compile(r"^\[[ xX~]\](?:\s+|$)")
 _FOOTNOTE_REF = re.compile(r"\[\^([^\]\s]+)\]")
 # Task markers by state; all single-width (East Asian width "N"), like the bullets.
@@ -79,7 +79,7 @@ def clean_text(text: str) -> str:
     """
     cleaned = sanitize_for_terminal(text)
     # Belt and braces: whatever the sanitiser lets through, no control character is drawn.
-    return "\n".join(line.translate(_CONTROLS) for line in cleaned.split("\n"))
+    return cleaned.translate(_CONTROLS)
 
 
 @dataclass(frozen=True)
