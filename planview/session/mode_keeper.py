@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from planview.errors import PlanviewError
-from planview.plan.canonical import canonical_sha256
 from planview.session import lifecycle
 from planview.session import mode as modes
 from planview.session.conversation import UserMessage
@@ -100,6 +99,8 @@ class ModeKeeper:
         stamp = (state.pin.seq, stat_stamp(plan))
         if stamp[1] is not None and self._stale_seen is not None and self._stale_seen[0] == stamp:
             return self._stale_seen[1]  # the chip's periodic check: no re-hash while the file is untouched
+        from planview.plan.canonical import canonical_sha256  # the Markdown parser: not at start-up
+
         try:
             stale = canonical_sha256(self._store.read(plan)) != state.pin.canonical_sha256
         except PlanviewError:

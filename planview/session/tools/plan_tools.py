@@ -6,7 +6,6 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from planview.plan.canonical import canonical_sha256
 from planview.plan.decision import Approved, Refine
 from planview.session import lifecycle
 from planview.session.todos import TODO_CAP
@@ -131,6 +130,8 @@ async def exit_plan_mode(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResul
             if Path(decision.plan).resolve() != path.resolve():
                 raise ToolError(f"the review approved {decision.plan}, not {rel}; call exit_plan_mode again")
             current = session.store.read(path)
+            from planview.plan.canonical import canonical_sha256  # Markdown: only when a review ends
+
             if canonical_sha256(current) == decision.canonical_sha256:
                 return _approved(ctx, path, current, decision)
             text = current  # changed on disk while shown: ask again with what is there now

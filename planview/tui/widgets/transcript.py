@@ -13,7 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich.console import Group, RenderableType
-from rich.markdown import Markdown as RichMarkdown
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
@@ -159,6 +158,10 @@ class AssistantRow(Static):
             self.update(self.renderable_text())
 
     def renderable_text(self) -> RenderableType:
+        # rich.markdown brings markdown-it and Pygments: loaded at the first answer, not before the
+        # app's first frame.
+        from rich.markdown import Markdown as RichMarkdown
+
         return RichMarkdown(sanitize_for_terminal(self.text))
 
     def on_mount(self) -> None:
