@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shlex
+import shutil
 from pathlib import Path
 
 from rich.console import Group, RenderableType
@@ -40,8 +41,14 @@ def welcome(root: Path) -> tuple[Group]:
     return (Group(*rows),)
 
 
-def closing(root: Path, planview: str) -> str:
-    """The commands printed after the demo; `planview` is how to run this planview (planview.invocation)."""
+def closing(root: Path, planview: str, columns: int | None = None) -> str:
+    """The commands printed after the demo; `planview` is how to run this planview (planview.invocation).
+
+    The comments line up when every line fits the terminal (`columns`, default: its width); else
+    each comment follows its command, or goes on the line above it, so nothing wraps into a line
+    of padding (a long planview path at 40 columns did)."""
+    if columns is None:
+        columns = shutil.get_terminal_size().columns
     rows = (
         ("git diff", "the agent's edits"),
         (f"{planview} plans", "the plan it wrote"),
@@ -49,5 +56,10 @@ def closing(root: Path, planview: str) -> str:
     )
     width = max(len(command) for command, _ in rows) + 2
     lines = [f"planview demo: the sample project is at {root}", f"  cd {shlex.quote(str(root))}"]
-    lines += [f"  {command.ljust(width)} # {what}" for command, what in rows]
+    aligned = [f"  {command.ljust(width)} # {what}" for command, what in rows]
+    if all(len(line) <= columns for line in aligned):
+        return "\n".join(lines + aligned)
+    for command, what in rows:
+        line = f"  {command}  # {what}"
+        lines += [line] if len(line) <= columns else [f"  # {what}", f"  {command}"]
     return "\n".join(lines)

@@ -29,6 +29,7 @@ from planview.tui.widgets.todos import TodoPanel
 from planview.tui.widgets.transcript import Transcript
 
 STALE_CHECK_SECONDS = 1.5
+FOOTER_MIN_WIDTH = 38  # "ctrl+alt+p plan mode (/plan) ^o expand", compact
 # The prompt's placeholder, longest first: the longest that fits is shown (whole, never cut).
 PLACEHOLDERS = (
     "Ask the agent…  (/help for commands, Enter sends, Ctrl+J newline)",
@@ -56,7 +57,13 @@ class SessionScreen(Screen):
     BINDINGS = [
         # Every terminal's Ctrl+Alt+P (ESC ^P, modifyOtherKeys, CSI u) arrives as "alt+ctrl+p" through
         # planview.tui.chord_keys (Textual sorts modifiers). /plan works everywhere.
-        Binding("ctrl+alt+p,alt+ctrl+p", "toggle_plan", "plan mode (/plan)", id="plan.toggle"),
+        Binding(
+            "ctrl+alt+p,alt+ctrl+p",
+            "toggle_plan",
+            "plan mode (/plan)",
+            key_display="ctrl+alt+p",  # Textual draws "alt+^p"; README and /help say Ctrl+Alt+P
+            id="plan.toggle",
+        ),
         Binding("ctrl+o", "expand_tools", "expand", id="tools.expand"),
         # Shows the whole todo list when a narrow screen collapsed it to one line.
         Binding("ctrl+t", "toggle_todos", "todos", show=False, id="todos.toggle"),
@@ -349,7 +356,12 @@ class SessionScreen(Screen):
         self.todos.fit(self.size.width)
         # Below 60 columns the palette's key wrapped into the other hints ("^p palet te"); it is
         # still on Ctrl+P, and /help lists it.
-        self.query_one(Footer).show_command_palette = self.size.width >= 60
+        footer = self.query_one(Footer)
+        footer.show_command_palette = self.size.width >= 60
+        footer.compact = self.size.width < 50  # less space between the hints
+        # Narrower than its two hints, the footer would cut "^o expand" mid-word: it goes (the keys
+        # still work and /help lists them).
+        footer.display = self.size.width >= FOOTER_MIN_WIDTH
         room = self.size.width - 2  # the prompt's padding
         self.prompt.placeholder = next((p for p in PLACEHOLDERS if len(p) <= room), PLACEHOLDERS[-1])
 

@@ -82,3 +82,29 @@ async def test_the_footer_and_placeholder_fit_without_cut_words(project: Path, w
         screen = app.session_screen
         assert len(str(screen.prompt.placeholder)) <= width - 2
         assert screen.query_one(Footer).show_command_palette == (width >= 60)
+
+
+@pytest.mark.parametrize("width", [30, 38, 40, 80, 120])
+async def test_every_footer_hint_is_whole_and_the_plan_key_reads_ctrl_alt_p(
+    project: Path, width: int
+) -> None:
+    # QA §9: at 40 columns `^o expand` was cut to `^`, and the plan key read `alt+^p`.
+    from rich.cells import cell_len
+    from textual.widgets import Footer
+    from textual.widgets._footer import FooterKey
+
+    app, _ = scripted_app(project, [{"text": "hi"}])
+    async with app.run_test(size=(width, 20)) as pilot:
+        await pilot.pause()
+        if width < 38:  # no room for both hints: no footer rather than a cut one
+            assert not app.session_screen.query_one(Footer).display
+            return
+        keys = list(app.session_screen.query(FooterKey))
+        labels = [key.render().plain.strip() for key in keys]
+        assert labels[:2] == ["ctrl+alt+p plan mode (/plan)", "^o expand"], labels
+        for key in keys:
+            region = key.region
+            assert region.right <= width and region.width >= cell_len(key.render().plain.rstrip()), (
+                key.render().plain,
+                region,
+            )

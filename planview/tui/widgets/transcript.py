@@ -20,6 +20,7 @@ from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from planview.textsafe import sanitize_for_terminal
+from planview.tui.widgets.wrap import SeparatorWrap
 
 # Lines of a tool result shown while collapsed; ctrl+o expands every tool row.
 COLLAPSED_LINES = 4
@@ -227,8 +228,9 @@ class ToolRow(Static):
         grid = Table.grid()
         grid.add_column(width=2, no_wrap=True)
         grid.add_column(ratio=1)
-        grid.add_row(head[:2], head[2:])
-        self.update(grid if body is None else Group(grid, Padding(body, (0, 0, 0, 2))))
+        # Paths in a headline or result break after a / or - rather than mid-name (widgets/wrap.py).
+        grid.add_row(head[:2], SeparatorWrap(head[2:]))
+        self.update(grid if body is None else Group(grid, Padding(SeparatorWrap(body), (0, 0, 0, 2))))
 
 
 class Transcript(VerticalScroll):
