@@ -22,6 +22,7 @@ from planview.agents.errors import AgentStartError
 from planview.agents.profiles import AgentProfile
 
 START_TIMEOUT = 60.0  # initialize + session/new (an agent may fetch its models first)
+LOAD_TIMEOUT = 120.0  # session/load replays the whole history before it answers
 STDERR_TAIL = 12
 AUTH_REQUIRED = -32000
 LINE_LIMIT = 50 * 1024 * 1024  # one JSON-RPC line (a big diff or file) from the agent
@@ -150,6 +151,15 @@ class AgentConnection:
                 f"{self.profile.short_name} did not answer session/new within {START_TIMEOUT:.0f} s"
                 + self.stderr_hint()
             ) from None
+
+    async def load_session(self, session_id: str) -> Any:
+        """session/load: the agent reopens a session it saved, replaying its history as updates first
+        (AgentStartError when it cannot: an unknown or expired session)."""
+        return await self.request(
+            self._conn.load_session(cwd=str(self.project_root), session_id=session_id, mcp_servers=[]),
+            "session/load",
+            LOAD_TIMEOUT,
+        )
 
     async def set_config_option(self, session_id: str, config_id: str | None, value: str) -> Any:
         return await self.request(

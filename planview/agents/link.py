@@ -5,6 +5,8 @@
 - which agent session is open, and whether it was opened with the profile's plan-only hard limits
   (session/new `_meta`). Limits are fixed when a session opens, so a session whose limits do not
   fit the mode, or one a hand-off asked to replace, is swapped for a fresh one before a prompt;
+- on resume, the agent session the saved planview session last used, reopened with session/load
+  when the agent can (so it keeps its own context); its replayed history is not shown again;
 - the agent's own mode, switched to its read-only mode while planview plans and out of it when
   planview executes - and verified: the config option's answer, or a mode update naming it. An
   agent whose mode cannot be confirmed is refused plan mode (PlanModeUnavailableError).
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +30,23 @@ from planview.agents.profiles import AgentProfile
 from planview.errors import PlanviewError
 
 MODE_CONFIRM_TIMEOUT = 1.0  # how long a set_mode waits for the agent's mode update
+
+
+@dataclass(frozen=True)
+class SavedAgentSession:
+    """The agent session a saved planview session last used (from its provider snapshot)."""
+
+    id: str
+    limited: bool  # opened with the plan-only hard limits
+
+    @classmethod
+    def from_snapshot(cls, snapshot: Any) -> SavedAgentSession | None:
+        if not isinstance(snapshot, dict):
+            return None
+        found, limited = snapshot.get("agent_session"), snapshot.get("limited")
+        if not isinstance(found, str) or not found or not isinstance(limited, bool):
+            return None
+        return cls(found, limited)
 
 
 class AgentLink:
@@ -45,6 +65,15 @@ class AgentLink:
         self.modes = AgentModes(None, ())
         self.mode: str | None = None  # the agent's current mode, as it last reported it
         self._mode_event = asyncio.Event()
+        self.saved: SavedAgentSession | None = None  # what a resumed planview session last used
+        self.replaying = False  # session/load is replaying history: its updates are not news
+        self.loaded: str | None = None  # the agent session reopened by session/load, if one was
+
+    def snapshot(self) -> dict[str, Any]:
+        """What a resume needs to reopen this agent session (empty until one is open)."""
+        if self.session_id is None:
+            return {}
+        return {"agent_session": self.session_id, "limited": self._limited}
 
     # ------------------------------------------------------------------ process and session
 
@@ -64,6 +93,12 @@ class AgentLink:
     async def ensure_session(self, planning: bool) -> None:
         """An agent session whose hard limits fit the mode (limits are fixed when a session opens)."""
         wants_limits = planning and bool(self.profile.session_meta)
+        if self.session_id is None and self.saved is not None:
+            saved, self.saved = self.saved, None
+            # A session opened with the plan-only limits is never reopened: the limits are given at
+            # session/new, and whether an agent keeps them on load is not something planview can check.
+            if not saved.limited and not wants_limits and self._can_load() and await self._load(saved.id):
+                return
         if self.session_id is None or self.replace_session or wants_limits != self._limited:
             self.replace_session = False
             response = await self._agent.new_session(dict(self.profile.session_meta) if wants_limits else {})
@@ -72,6 +107,31 @@ class AgentLink:
             self._limited, self.fresh = wants_limits, True
             self.modes = AgentModes.from_response(response.modes, response.config_options)
             self.mode = self.modes.current
+
+    def _can_load(self) -> bool:
+        capabilities = getattr(self._agent.init_response, "agent_capabilities", None)
+        return bool(getattr(capabilities, "load_session", False))
+
+    async def _load(self, session_id: str) -> bool:
+        """Reopen a saved agent session; False (a fresh one is opened instead) when the agent refuses."""
+        self._session_ids.add(session_id)
+        self.replaying = True
+        try:
+            response = await self._agent.load_session(session_id)
+        except PlanviewError:
+            self._session_ids.discard(session_id)
+            return False
+        finally:
+            self.replaying = False
+        self.session_id, self.loaded = session_id, session_id
+        # Its history is back, but the approved plan is still sent with the first prompt (fresh): the
+        # person may have changed the plan in the review since the agent wrote it.
+        self._limited, self.fresh = False, True
+        self.modes = AgentModes.from_response(
+            getattr(response, "modes", None), getattr(response, "config_options", None)
+        )
+        self.mode = self.modes.current
+        return True
 
     async def prompt(self, text: str) -> Any:
         assert self.session_id is not None

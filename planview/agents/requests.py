@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -33,7 +34,7 @@ from planview.agents import files, prompts
 from planview.agents import permissions as perm
 from planview.agents.breach import BreachWatcher, breach_message, diff_of
 from planview.agents.cancel import CANCELLED, TurnCancel
-from planview.agents.link import MODE_CONFIRM_TIMEOUT, AgentLink
+from planview.agents.link import MODE_CONFIRM_TIMEOUT, AgentLink, SavedAgentSession
 from planview.agents.modes import current_from_update
 from planview.agents.profiles import AgentProfile
 from planview.agents.translate import Translator, content_text, todos_from_plan
@@ -57,9 +58,16 @@ class AgentProvider:
         self.profile = profile
         self.spec = spec
         self.label = profile.label
+        self.link: AgentLink | None = None  # the session's link, once it has one
+        self.saved: SavedAgentSession | None = None  # the agent session a resumed session last used
 
     def snapshot(self) -> dict[str, Any]:
-        return {"kind": "acp", "agent": self.spec}
+        return {"kind": "acp", "agent": self.spec, **(self.link.snapshot() if self.link is not None else {})}
+
+    def restore(self, snapshot: Mapping[str, Any]) -> None:
+        """A resumed session: remember its agent session, if it ran this same agent."""
+        if snapshot.get("agent") == self.spec:
+            self.saved = SavedAgentSession.from_snapshot(dict(snapshot))
 
 
 class AgentRequests(SessionBase):
@@ -68,6 +76,7 @@ class AgentRequests(SessionBase):
         self.profile = profile
         self.stderr_path = HomeLayout(self.home).agent_log(self.id)
         self.agent = AgentLink(profile, self.project_root, self.stderr_path, self)
+        self.provider.link, self.agent.saved = self.agent, self.provider.saved
         self._stop = TurnCancel(self.agent.cancel_soon, self._stop_turn)
         self._translator = Translator(self._emit, self.project_root)
         self._watcher: BreachWatcher | None = None
@@ -130,6 +139,8 @@ class AgentRequests(SessionBase):
     # ------------------------------------------------------------------ what the agent asks (ClientHandler)
 
     def on_update(self, update: Any) -> None:
+        if self.agent.replaying:
+            return  # session/load's replay of what the saved transcript already shows
         mode = current_from_update(update)
         if mode is not None:
             self.agent.mode_reported(mode)

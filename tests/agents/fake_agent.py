@@ -51,12 +51,14 @@ from acp import (
     update_agent_message_text,
     update_plan,
     update_tool_call,
+    update_user_message_text,
 )
 from acp.helpers import update_current_mode
 from acp.schema import (
     AgentCapabilities,
     AuthEnvVar,
     EnvVarAuthMethod,
+    LoadSessionResponse,
     PermissionOption,
     SessionConfigOptionSelect,
     SessionConfigSelectOption,
@@ -132,8 +134,9 @@ class FakeAgent(Agent):
                     vars=[AuthEnvVar(name="FAKE_AGENT_KEY")],
                 )
             ]
+        capabilities = AgentCapabilities(load_session=self.scenario == "remember")
         return InitializeResponse(
-            protocol_version=PROTOCOL_VERSION, agent_capabilities=AgentCapabilities(), auth_methods=methods
+            protocol_version=PROTOCOL_VERSION, agent_capabilities=capabilities, auth_methods=methods
         )
 
     async def authenticate(self, method_id: str, **kw: Any) -> Any:
@@ -175,7 +178,10 @@ class FakeAgent(Agent):
         if self.scenario == "needs-auth" and not self.authenticated:
             raise RequestError.auth_required()
         self.sessions += 1
-        self.session_id = f"fake-session-{self.sessions}"
+        # "remember" keeps its sessions across processes (FAKE_AGENT_STORE): ids must not repeat
+        self.session_id = f"fake-session-{self.sessions}" + (
+            f"-{os.getpid()}" if self.scenario == "remember" else ""
+        )
         self.cwd = Path(cwd)
         if self.scenario == "config-mode":
             self.mode = "agent"
@@ -183,6 +189,34 @@ class FakeAgent(Agent):
         return NewSessionResponse(
             session_id=self.session_id, modes=self._modes(), config_options=self._config()
         )
+
+    # ---------------------------------------------------------------- "remember": sessions that load
+
+    def _history_path(self, session_id: str) -> Path:
+        return Path(os.environ["FAKE_AGENT_STORE"]) / f"{session_id}.json"
+
+    def _history(self, session_id: str) -> list[str]:
+        path = self._history_path(session_id)
+        return json.loads(path.read_text()) if path.exists() else []
+
+    async def load_session(
+        self, cwd: str, session_id: str, mcp_servers: Any = None, **kw: Any
+    ) -> LoadSessionResponse | None:
+        history = self._history(session_id) if self.scenario == "remember" else None
+        log({"method": "session/load", "session": session_id, "history": history})
+        if not history:
+            raise RequestError.resource_not_found(session_id)
+        self.session_id, self.cwd = session_id, Path(cwd)
+        for said in history:  # the protocol's replay: the whole conversation as updates, then the answer
+            await self.conn.session_update(session_id=session_id, update=update_user_message_text(said))
+            await self.say(f"(history) answered {said!r}. ")
+        return LoadSessionResponse(modes=self._modes(), config_options=self._config())
+
+    async def turn_remember(self, text: str) -> str:
+        history = self._history(self.session_id)
+        await self.say(f"I remember {len(history)} earlier prompt(s): {' | '.join(history) or 'none'}.")
+        self._history_path(self.session_id).write_text(json.dumps([*history, text]))
+        return "end_turn"
 
     async def set_session_mode(self, mode_id: str, session_id: str, **kw: Any) -> SetSessionModeResponse:
         log({"method": "session/set_mode", "mode": mode_id})
