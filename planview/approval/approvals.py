@@ -250,7 +250,17 @@ class Approvals:
             )
         who = resolve_approver(approver, cwd=self.project_root)
         plan = self.plan_key(path)
-        with self.ledger.locked(exclusive=True):
+        from contextlib import ExitStack
+
+        lock = ExitStack()
+        try:
+            lock.enter_context(self.ledger.locked(exclusive=True))
+        except PlanviewError:  # a read-only home: this very content may be approved already
+            existing = self._already_approved(plan, canonical)
+            if existing is None:
+                raise
+            return existing
+        with lock:
             entry = self._latest(self.ledger.events(plan=plan), plan)
             if entry is not None and entry.revocation is None and entry.record.canonical_sha256 == canonical:
                 read_artifact(self.artifacts_dir, entry.record.artifact)  # still there?
@@ -289,6 +299,21 @@ class Approvals:
             except OSError:
                 pass  # the approval is recorded; `packet()` rebuilds a missing packet to its hash
         return record_from_event(event)
+
+    def _already_approved(self, plan: str, canonical: str) -> ApprovalRecord | None:
+        """The live approval of exactly this content, read under a shared hold (which a read-only
+        home allows), or None."""
+        from planview.approval.seal import read_artifact
+
+        try:
+            with self.ledger.locked(exclusive=False):
+                entry = self._latest(self.ledger.events(plan=plan), plan)
+            if entry is None or entry.revocation is not None or entry.record.canonical_sha256 != canonical:
+                return None
+            read_artifact(self.artifacts_dir, entry.record.artifact)  # still there?
+        except PlanviewError:
+            return None
+        return entry.record
 
     def check_and_revoke(self, plan_path: Path, *, channel: str = SESSION_PIN_CHECK) -> Revocation | None:
         """If the plan no longer matches its live approval, record one `revoked` event naming the changes."""

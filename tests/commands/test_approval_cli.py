@@ -272,3 +272,34 @@ def test_audit_of_a_broken_ledger_does_not_say_approve_a_plan(
     assert "no approvals yet" not in out and "planview approve" not in out + err
     assert "approvals: unknown" in out
     assert run(capsys, "approve", str(plan))[0] == 2  # approve refuses while the ledger is broken
+
+
+def test_approving_an_approved_plan_where_the_ledger_cannot_be_locked_says_it_is_approved(
+    project: Path, plan: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # QA §8: on a read-only home, approving an already approved plan said "cannot lock the approval
+    # ledger … read-only", although it is approved and that can be read without the lock.
+    import errno
+
+    from planview.approval import ledger as ledger_module
+
+    assert main(["approve", str(plan)]) == 0
+    first = capsys.readouterr().out.splitlines()
+    real_open = ledger_module.open_regular
+
+    def read_only(path, flags=os.O_RDONLY, *rest):
+        if flags & os.O_CREAT:
+            raise OSError(errno.EROFS, "Read-only file system", str(path))
+        return real_open(path, flags, *rest)
+
+    monkeypatch.setattr(ledger_module, "open_regular", read_only)
+    ledger = project / ".planview" / "ledger.jsonl"
+    before = ledger.read_bytes()
+    assert main(["approve", str(plan)]) == 0
+    captured = capsys.readouterr()
+    assert "already approved" in captured.err and captured.out.splitlines() == first
+    assert ledger.read_bytes() == before
+    # A change since is not approved, and then the read-only home is the answer.
+    plan.write_text(plan.read_text() + "\n## More\nText.\n")
+    assert main(["approve", str(plan)]) == 2
+    assert "read-only" in capsys.readouterr().err
