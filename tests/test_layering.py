@@ -100,11 +100,12 @@ def test_all_pure_layers_together_stay_textual_free():
     assert not report["textual"], f"{report['culprit']} imports textual"
 
 
-def test_the_plan_and_approval_packages_reexport_nothing():
+def test_the_plan_approval_and_session_packages_reexport_nothing():
     """Importing a package loads none of its modules: `planview status` pays only for what it uses."""
     code = (
-        "import sys, planview.plan, planview.approval\n"
-        "loaded = [m for m in sys.modules if m.startswith(('planview.plan.', 'planview.approval.'))]\n"
+        "import sys, planview.plan, planview.approval, planview.session\n"
+        "loaded = [m for m in sys.modules if m.startswith(('planview.plan.', 'planview.approval.',"
+        " 'planview.session.'))]\n"
         "assert not loaded, loaded\n"
         "print('ok')\n"
     )

@@ -243,8 +243,9 @@ def _reads(outside: Path, plan: Path) -> list[tuple[str, dict, bool]]:
 async def test_reader_paths_get_the_verdict_a_plan_mode_session_gives(
     tmp_path: Path, project: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from planview.session import Session, ToolFinished
+    from planview.session.events import ToolFinished
     from planview.session.providers.scripted import ScriptedProvider
+    from planview.session.session import Session
 
     outside = tmp_path / "outside"
     outside.mkdir()

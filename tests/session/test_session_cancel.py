@@ -8,10 +8,11 @@ import os
 from pathlib import Path
 from typing import Any
 
-from planview.session import Session, ToolFinished, ToolStarted, TurnEnded
 from planview.session.conversation import UserMessage, tool_results_complete
+from planview.session.events import ToolFinished, ToolStarted, TurnEnded
 from planview.session.persistence import load_session
 from planview.session.providers.scripted import ScriptedProvider
+from planview.session.session import Session
 
 
 async def _wait_for(predicate, timeout: float = 10.0) -> None:

@@ -15,17 +15,11 @@ from typing import Any
 from planview.approval.approvals import Approvals
 from planview.plan.canonical import canonical_sha256
 from planview.plan.decision import Approved, Keep, Refine, ReviewDecision
-from planview.session import (
-    ModeChanged,
-    ReviewRequest,
-    Session,
-    Todo,
-    TodosChanged,
-    ToolFinished,
-    TurnEnded,
-)
 from planview.session.conversation import ToolMessage
+from planview.session.events import ModeChanged, Todo, TodosChanged, ToolFinished, TurnEnded
 from planview.session.providers.scripted import ScriptedProvider, parse_script
+from planview.session.session import Session
+from planview.session.ui import ReviewRequest
 
 PLAN = """\
 # Add a hello script

@@ -124,8 +124,8 @@ def test_a_torn_last_line_is_dropped_with_a_notice_and_cut_off(tmp_path: Path, t
 def test_resume_of_a_malformed_tool_call_is_a_clear_error(tmp_path: Path) -> None:
     # Used to crash in close_dangling_calls with KeyError: 'id' instead of naming the line.
     from planview.plan.store import PlanStore
-    from planview.session import Session
     from planview.session.providers.scripted import ScriptedProvider
+    from planview.session.session import Session
 
     home = tmp_path / ".planview"
     log = SessionLog(home, "s1")

@@ -19,8 +19,9 @@ import pytest
 from planview.commands.session_builder import prepare
 from planview.gate import ToolCall, decide
 from planview.plan.errors import PlanPathError
-from planview.session import Session, ToolFinished
+from planview.session.events import ToolFinished
 from planview.session.providers.scripted import ScriptedProvider
+from planview.session.session import Session
 
 
 def write_plan(plan_path: str) -> ToolCall:

@@ -7,8 +7,9 @@ from typing import Any
 
 from test_session_lifecycle import FakeUI, add_turns, approve_as_shown, call, results
 
-from planview.session import Session, Todo
+from planview.session.events import Todo
 from planview.session.providers.scripted import ScriptedProvider
+from planview.session.session import Session
 
 PLAN = """\
 # Ship the report

@@ -16,9 +16,10 @@ import pytest
 
 from planview.plan.canonical import canonical_sha256
 from planview.plan.decision import Approved
-from planview.session import Session, SubagentEvent, ToolFinished, ToolStarted, TurnEnded
 from planview.session.conversation import AssistantMessage, ToolMessage
+from planview.session.events import SubagentEvent, ToolFinished, ToolStarted, TurnEnded
 from planview.session.providers.scripted import ScriptedProvider, ScriptError, parse_script
+from planview.session.session import Session
 
 HOSTILE_CHILD = [
     {

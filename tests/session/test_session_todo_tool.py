@@ -6,9 +6,10 @@ import json
 from pathlib import Path
 from typing import Any
 
-from planview.session import Session, Todo, TodosChanged, ToolFinished, TurnEnded
+from planview.session.events import Todo, TodosChanged, ToolFinished, TurnEnded
 from planview.session.providers.base import Done, ModelRequest
 from planview.session.providers.scripted import ScriptedProvider
+from planview.session.session import Session
 from planview.session.todos import TODO_CAP
 
 

@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from planview.session import Session, ToolFinished
+from planview.session.events import ToolFinished
 from planview.session.providers.scripted import ScriptedProvider
+from planview.session.session import Session
 from planview.session.tools import files
 
 
