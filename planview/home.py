@@ -131,7 +131,10 @@ def _walk_to_git(folder: str) -> str | None:
         except OSError:
             return _ASK_GIT
         if entry is not None:
-            return folder if _plain_repository(dot, entry) else _ASK_GIT
+            try:
+                return folder if _plain_repository(dot, entry) else _ASK_GIT
+            except _Unusable:
+                return None  # a FIFO or device where git reads a file: git would hang on it
         if os.path.isfile(os.path.join(folder, "HEAD")):  # inside a .git folder, or a bare repository
             return _ASK_GIT
         parent = os.path.dirname(folder)
@@ -145,6 +148,30 @@ def _walk_to_git(folder: str) -> str | None:
         folder = parent
 
 
+_CAP = 1 << 20
+
+
+class _Unusable(Exception):
+    """A repository file that is not a regular file (a FIFO would block the reader forever)."""
+
+
+def _small_file(path: str) -> bytes | None:
+    """A regular file's bytes (at most 1 MiB and one byte); None when it is missing; _Unusable when
+    it is no regular file."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise _Unusable(path) from exc
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise _Unusable(path)
+        return os.read(fd, _CAP + 1)
+    finally:
+        os.close(fd)
+
+
 def _plain_repository(dot: str, entry: os.stat_result) -> bool:
     """`.git` is a folder (or a `gitdir:` file) git would take as it stands, owned by this user."""
     if entry.st_uid != os.geteuid():  # git's safe.directory check applies: let git decide
@@ -152,47 +179,28 @@ def _plain_repository(dot: str, entry: os.stat_result) -> bool:
     if stat.S_ISDIR(entry.st_mode):
         gitdir = dot
     elif stat.S_ISREG(entry.st_mode):
-        try:
-            with open(dot, "rb") as handle:
-                line = handle.read(4097).strip()
-        except OSError:
-            return False
+        line = (_small_file(dot) or b"").strip()
         if not line.startswith(b"gitdir: ") or b"\n" in line:
             return False
         gitdir = os.path.join(os.path.dirname(dot), os.fsdecode(line[len(b"gitdir: ") :]))
     else:
-        return False
+        raise _Unusable(dot)
     if os.path.lexists(os.path.join(gitdir, "config.worktree")):  # per-worktree config may move it
         return False
     common = gitdir
-    try:
-        with open(os.path.join(gitdir, "commondir"), "rb") as handle:  # a linked worktree
-            common = os.path.join(gitdir, os.fsdecode(handle.read(4096).strip()))
-    except FileNotFoundError:
-        pass
-    except OSError:
-        return False
+    pointer = _small_file(os.path.join(gitdir, "commondir"))  # a linked worktree's shared folder
+    if pointer is not None:
+        common = os.path.join(gitdir, os.fsdecode(pointer.strip()))
     # What git's is_git_directory() asks: a HEAD that names a ref or a commit, objects and refs.
-    try:
-        with open(os.path.join(gitdir, "HEAD"), "rb") as handle:
-            head = handle.read(4096).strip()
-    except OSError:
-        return False
+    head = (_small_file(os.path.join(gitdir, "HEAD")) or b"").strip()
     if not (head.startswith(b"ref: refs/") or _HEX_HEAD.fullmatch(head)):
         return False
     if not all(os.path.isdir(os.path.join(common, name)) for name in ("objects", "refs")):
         return False
-    configs = [os.path.join(gitdir, "config")] + (
-        [os.path.join(common, "config")] if common != gitdir else []
-    )
-    for config in configs:
-        try:
-            with open(config, "rb") as handle:
-                text = handle.read(1 << 20).lower()
-        except FileNotFoundError:
-            continue
-        except OSError:
-            return False
+    for config in {os.path.join(gitdir, "config"), os.path.join(common, "config")}:
+        text = (_small_file(config) or b"").lower()
+        if len(text) > _CAP:
+            return False  # a config this large is git's to read
         if any(_sets(text, key) for key in _MOVES_WORK_TREE) or b"include" in text:
             return False
     return True

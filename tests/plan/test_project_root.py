@@ -180,3 +180,17 @@ def test_outside_any_repository_is_none_without_a_process(
         pytest.skip(f"{tmp_path} is itself inside a git repository on this machine")
     monkeypatch.setattr(subprocess, "run", lambda *a, **k: pytest.fail("started a process"))
     assert find_project_root(loose) is None
+
+
+@pytest.mark.timeout(30)
+@pytest.mark.parametrize("name", ["config", "HEAD", "commondir"])
+def test_a_fifo_where_git_reads_a_file_is_no_repository_and_never_blocks(
+    tmp_path: Path, git: Callable[..., object], name: str
+) -> None:
+    """A hostile checkout (an unpacked archive) can hold a FIFO where git reads a file: opening it
+    for reading would wait for a writer forever. The walk opens nothing it has not checked."""
+    git("init", "-q", "repo")
+    target = tmp_path / "repo" / ".git" / name
+    target.unlink(missing_ok=True)
+    os.mkfifo(target)
+    assert find_project_root(tmp_path / "repo") is None
