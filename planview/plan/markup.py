@@ -15,11 +15,10 @@ Emphasis around whole words (`_it_`, `**bold**`, `*this*.`) is unaffected.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache, lru_cache
 
 from markdown_it import MarkdownIt
 
-_INLINE = MarkdownIt("commonmark")
 # Code spans and <...> (autolinks, inline HTML) take no backslash escapes: leave them alone.
 _VERBATIM = re.compile(r"(`+)[\s\S]*?(?<!`)\1(?!`)|<[^<>]*>")
 _DELIMITER_RUN = re.compile(r"[_*]+")
@@ -59,6 +58,12 @@ def protect_identifiers(text: str) -> str:
     return "".join(out)
 
 
+@cache
+def _inline_parser() -> MarkdownIt:
+    """Made at the first title or step that holds markup (most need none: see the fast path)."""
+    return MarkdownIt("commonmark")
+
+
 @lru_cache(maxsize=4096)
 def strip_inline(text: str) -> str:
     """`text` without inline markup, line breaks folded to single spaces, trimmed."""
@@ -71,7 +76,9 @@ def strip_inline(text: str) -> str:
     # newline rule (it re-scans trailing blanks of everything pending) from going quadratic.
     text = _BLANK_RUN.sub(" ", text)
     try:
-        tokens = _INLINE.parseInline(protect_identifiers(text) if ("_" in text or "*" in text) else text)
+        tokens = _inline_parser().parseInline(
+            protect_identifiers(text) if ("_" in text or "*" in text) else text
+        )
     except Exception:  # pragma: no cover - markdown-it never raises on str, be safe anyway
         return " ".join(text.split())
     parts: list[str] = []
