@@ -487,7 +487,7 @@ class FakeAgent(Agent):
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--scenario", required=True)
-    args = parser.parse_args()
+    args, _ = parser.parse_known_args()  # extra words make another --agent spec for the same fake
     print(f"fake agent {args.scenario} starting", file=sys.stderr)
     asyncio.run(run_agent(FakeAgent(args.scenario)))
 

@@ -69,3 +69,34 @@ def test_an_agent_without_load_session_is_never_asked(
     first = capsys.readouterr().out
     assert main(["run", "--resume", session_of(first), "again"]) == 0
     assert agent_log.find(method="session/load") == [] and len(agent_log.find(method="session/new")) == 2
+
+
+@pytest.mark.parametrize(
+    "snapshot",
+    [
+        None,
+        [],
+        {"kind": "acp"},
+        {"agent_session": "", "limited": False},
+        {"agent_session": 7, "limited": False},
+        {"agent_session": "s-1", "limited": "no"},
+        {"agent_session": "s-1"},
+        {"agent_session": ["s-1"], "limited": False},
+    ],
+)
+def test_a_hand_edited_snapshot_never_reopens_anything(snapshot: Any) -> None:
+    from planview.agents.link import SavedAgentSession
+
+    assert SavedAgentSession.from_snapshot(snapshot) is None
+
+
+def test_a_session_saved_by_another_agent_is_not_reopened(
+    project: Path, store: Path, agent_cmd: Any, agent_log: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--resume ID --agent OTHER`: the saved agent session belongs to the agent that ran it."""
+    assert main(["run", "--agent", agent_cmd("remember"), "hello"]) == 0
+    first = capsys.readouterr().out
+    other = agent_cmd("remember") + " --other"
+    assert main(["run", "--resume", session_of(first), "--agent", other, "again"]) == 0
+    assert agent_log.find(method="session/load") == []
+    assert "I remember 0 earlier prompt(s): none." in capsys.readouterr().out
