@@ -179,8 +179,8 @@ def _plain_repository(dot: str, entry: os.stat_result) -> bool:
     if stat.S_ISDIR(entry.st_mode):
         gitdir = dot
     elif stat.S_ISREG(entry.st_mode):
-        line = (_small_file(dot) or b"").strip()
-        if not line.startswith(b"gitdir: ") or b"\n" in line:
+        line = (_small_file(dot) or b"").rstrip(b"\r\n")  # git strips line ends only, not spaces
+        if not line.startswith(b"gitdir: ") or b"\n" in line or b"\r" in line:
             return False
         gitdir = os.path.join(os.path.dirname(dot), os.fsdecode(line[len(b"gitdir: ") :]))
     else:
@@ -203,6 +203,8 @@ def _plain_repository(dot: str, entry: os.stat_result) -> bool:
             return False  # a config this large is git's to read
         if any(_sets(text, key) for key in _MOVES_WORK_TREE) or b"include" in text:
             return False
+        if _sets(text, b"repositoryformatversion") or b"[extensions" in text:
+            return False  # a format or extension this git may refuse (or that changes the layout)
     return True
 
 

@@ -194,3 +194,34 @@ def test_a_fifo_where_git_reads_a_file_is_no_repository_and_never_blocks(
     target.unlink(missing_ok=True)
     os.mkfifo(target)
     assert find_project_root(tmp_path / "repo") is None
+
+
+def test_gitfile_whitespace_is_read_as_git_reads_it(tmp_path: Path, git: Callable[..., object]) -> None:
+    """git strips only line ends from a gitfile: a trailing or leading space is part of the line, and
+    such a `.git` names no repository (QA3: trailing spaces were stripped and the folder accepted)."""
+    git("init", "-q", "real")
+    for name, text in {
+        "trailing-space": "gitdir: ../real/.git   \n",
+        "leading-space": "  gitdir: ../real/.git\n",
+        "tab-after": "gitdir: ../real/.git\t\n",
+        "crlf": "gitdir: ../real/.git\r\n",  # git accepts this one
+        "blank-lines": "gitdir: ../real/.git\n\n\n",  # and this one
+    }.items():
+        (tmp_path / name).mkdir()
+        (tmp_path / name / ".git").write_bytes(text.encode())
+        agree(tmp_path / name)
+    assert find_project_root(tmp_path / "crlf") == tmp_path / "crlf"
+
+
+def test_a_repository_format_git_refuses_is_no_repository(tmp_path: Path, git: Callable[..., object]) -> None:
+    """A repository format version or extension this git does not know makes git refuse the folder;
+    the walk leaves a non-zero format to git instead of accepting it."""
+    git("init", "-q", "future")
+    git("-C", "future", "config", "core.repositoryformatversion", "99")
+    agree(tmp_path / "future")
+    git("init", "-q", "unknown-ext")
+    git("-C", "unknown-ext", "config", "core.repositoryformatversion", "1")
+    git("-C", "unknown-ext", "config", "extensions.somethingNew", "true")
+    agree(tmp_path / "unknown-ext")
+    git("init", "-q", "sha256", "--object-format=sha256")
+    assert agree(tmp_path / "sha256") == tmp_path / "sha256"
