@@ -121,14 +121,19 @@ def apply_feedback(text: str, comments: Iterable[ReviewComment]) -> str:
     pieces = base.split("\n")
     eol = "\r" if "\r\n" in base else ""
     out: list[str] = []
+    added_last = False  # the last line out is a comment added here (not the plan's own last line)
     for body in by_anchor.get(0, []):
         out.append(f"> [!REVIEW] {body}{eol}")
+        added_last = True
     for i, piece in enumerate(pieces):
         out.append(piece)
+        added_last = False
         for body in by_anchor.get(i + 1, []) if i < n else ():
             out.append(f"> [!REVIEW] {body}{eol}")
-    # A final comment after a last line without a newline must not gain a trailing CR.
-    if out and eol and out[-1].startswith("> [!REVIEW]") and not base.endswith("\n"):
+            added_last = True
+    # A final comment after a last line without a newline must not gain a trailing CR. Only one
+    # added here: a last plan line that merely looks like a comment (code in an open fence) is kept.
+    if added_last and eol and not base.endswith("\n"):
         out[-1] = out[-1][: -len(eol)]
     return "\n".join(out)
 

@@ -108,6 +108,15 @@ def test_crlf_files_get_crlf_comment_lines():
     assert strip_feedback(out) == text
 
 
+def test_a_last_line_that_looks_like_a_comment_keeps_every_character():
+    # Found by the property test: in a CRLF file whose open fence ends in a "> [!REVIEW] ..." line
+    # with no newline, adding a comment elsewhere cut that line's last character.
+    text = "```\r\n> [!REVIEW] a comment"
+    out = apply_feedback(text, [ReviewComment(0, "0")])
+    assert out == "> [!REVIEW] 0\r\n```\r\n> [!REVIEW] a comment"
+    assert apply_feedback(out, [ReviewComment(0, "0")]) == out
+
+
 def test_last_line_without_newline():
     out = apply_feedback("para", [ReviewComment(1, "x")])
     assert out == "para\n> [!REVIEW] x"
