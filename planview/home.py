@@ -22,6 +22,7 @@ __all__ = [
     "HOME_ENV",
     "HomeError",
     "HomeLayout",
+    "blocking_file",
     "default_home",
     "ensure_home",
     "find_project_root",
@@ -254,8 +255,23 @@ def default_home(root: Path | None) -> Path:
     return Path(platformdirs.user_data_path("planview", appauthor=False)).absolute()
 
 
+def blocking_file(folder: Path) -> Path | None:
+    """The file standing where `folder` or one of its parents should be a folder, if one does
+    (then nothing can be created or listed there, and the fix is to move that file aside)."""
+    for part in (folder, *folder.parents):
+        if os.path.lexists(part):
+            return None if part.is_dir() else part
+    return None
+
+
 def ensure_home(home: Path) -> None:
     """Create the home with its self-ignoring .gitignore (left alone when it already exists)."""
+    blocker = blocking_file(home)
+    if blocker is not None:
+        raise HomeError(
+            f"cannot create the planview folder {home}: {blocker} is not a folder; "
+            f"move it aside, or set {HOME_ENV} to a writable folder"
+        )
     try:
         home.mkdir(parents=True, exist_ok=True)
         ignore = HomeLayout(home).gitignore

@@ -124,6 +124,9 @@ def run_status(args: argparse.Namespace) -> int:
     if args.path is None:
         latest = store.latest()
         if latest is None:
+            from planview.plan.store import check_plans_folder
+
+            check_plans_folder(store.plans_dir, store.relative(store.plans_dir))
             raise ApprovalError(f"no plans in {store.relative(store.plans_dir)} yet; write one, or pass PATH")
         path = latest
     else:

@@ -79,6 +79,10 @@ def run_plans(args: argparse.Namespace) -> int:
         store = PlanStore.for_cwd(create=False)
         infos = store.list()
         label = store.relative(store.plans_dir)
+        if not infos:
+            from planview.plan.store import check_plans_folder
+
+            check_plans_folder(store.plans_dir, label)
         shown = {info.path: store.relative(info.path) for info in infos}
     if args.json:
         rows = [

@@ -22,7 +22,7 @@ from pathlib import Path
 from planview import atomic
 from planview.atomic import atomic_write
 from planview.errors import PlanviewError, not_utf8
-from planview.home import HomeLayout, default_home, ensure_home, find_project_root
+from planview.home import HomeLayout, blocking_file, default_home, ensure_home, find_project_root
 from planview.plan.errors import (
     PlanChangedError,
     PlanContentError,
@@ -156,6 +156,14 @@ def resolve_review_plan(raw: str | Path, plans_dir: Path | None, cwd: Path | Non
     if path.suffix.lower() not in MARKDOWN_SUFFIXES:
         raise refused
     return path
+
+
+def check_plans_folder(plans_dir: Path, label: str) -> None:
+    """PlanPathError when a file stands where the plans folder (or its home) should be: "no plans
+    yet" would send the user looking for plans instead of at that file."""
+    blocker = blocking_file(plans_dir)
+    if blocker is not None:
+        raise PlanPathError(f"{_show(blocker)} is not a folder, so {label} cannot hold plans; move it aside")
 
 
 def plans_dir_for_cwd(start: Path | None = None) -> Path:

@@ -235,3 +235,23 @@ def test_plans_marks_a_plan_it_cannot_read(project: Path, capsys: pytest.Capture
     assert rows["bin"]["unreadable"] == "not UTF-8 text (byte 0xff at offset 5)"
     assert rows["huge"]["unreadable"] == "over the 2 MiB limit for a plan"
     assert rows["bin"]["steps_total"] == 0 and rows["huge"]["title"] == "2026-01-01-0001-huge"
+
+
+@pytest.mark.parametrize("blocker", [".planview", ".planview/plans"])
+def test_a_file_where_the_plans_folder_should_be_is_named(
+    project: Path, capsys: pytest.CaptureFixture[str], blocker: str
+) -> None:
+    """QA3: a file named .planview (or .planview/plans) made plans and status say "no plans yet"
+    and approve say "File exists; make it writable": none of which names the file in the way."""
+    (project / blocker).parent.mkdir(parents=True, exist_ok=True)
+    (project / blocker).write_text("not a folder\n")
+    for argv in (["plans"], ["plans", "--json"], ["status"]):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert f"{project / blocker} is not a folder" in err and "move it aside" in err, (argv, err)
+        assert "no plans" not in err
+    if blocker == ".planview":
+        (project / "p.md").write_text("# P\n")
+        assert main(["approve", "p.md"]) == 2
+        err = capsys.readouterr().err
+        assert f"{project / blocker} is not a folder; move it aside" in err and "make it writable" not in err
