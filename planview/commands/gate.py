@@ -97,6 +97,12 @@ def run_check(args: argparse.Namespace) -> int:
     from planview.gate.calls import GatePolicy
     from planview.home import default_home, find_project_root
 
+    if args.project_root is not None and not Path(args.project_root).is_dir():
+        from planview.errors import PlanviewError
+
+        what = "is not a folder" if Path(args.project_root).exists() else "does not exist"
+        # Every path would be judged against a root that is no project: name it instead.
+        raise PlanviewError(f"--project-root {args.project_root} {what}; pass the project's folder")
     top = find_project_root(args.project_root or Path.cwd())
     root = Path(args.project_root or top or Path.cwd()).absolute()
     check = None

@@ -290,3 +290,12 @@ async def test_reader_paths_get_the_verdict_a_plan_mode_session_gives(
             if event.refused:  # the same reason the session gave the model
                 assert answer["reason"] == event.reason
                 assert "plan mode reads only the project" in answer["reason"]
+
+
+@pytest.mark.parametrize("root", ["/nonexistent/project", "/etc/passwd"])
+def test_a_project_root_that_is_no_folder_exits_2_naming_it(root: str) -> None:
+    # QA3: every reader path was judged (and "read x" allowed) against a root that does not exist.
+    result = run(b'{"tool": "read", "input": {"path": "x"}, "builtin": true}\n', "--project-root", root)
+    assert result.returncode == 2 and result.stdout == b""
+    assert result.stderr.decode().startswith(f"planview: --project-root {root} ")
+    assert b"pass the project's folder" in result.stderr and b"Traceback" not in result.stderr
