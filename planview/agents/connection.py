@@ -12,6 +12,7 @@ import contextlib
 import logging
 import os
 import signal
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -32,9 +33,17 @@ SHUTDOWN_GRACE = 1.0
 
 class AgentConnection:
     def __init__(
-        self, profile: AgentProfile, project_root: Path, stderr_path: Path, client: PlanviewClient
+        self,
+        profile: AgentProfile,
+        project_root: Path,
+        stderr_path: Path,
+        client: PlanviewClient,
+        env: Mapping[str, str] | None = None,
     ) -> None:
         self.profile = profile
+        # The agent runs its commands as its own children: it is a tool process (the session's
+        # tool_env marks it, so `planview approve` from the agent's shell refuses).
+        self.env = dict(os.environ if env is None else env)
         self.project_root = project_root
         self.stderr_path = stderr_path
         self.client = client
@@ -60,7 +69,7 @@ class AgentConnection:
         stack.callback(handler.close)
         stack.callback(root.removeHandler, handler)
         root.addHandler(handler)
-        env = {**os.environ, **self.profile.env}
+        env = {**self.env, **self.profile.env}
         program, *args = self.profile.argv
         try:
             conn, process = await stack.enter_async_context(

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,12 +52,17 @@ class SavedAgentSession:
 
 class AgentLink:
     def __init__(
-        self, profile: AgentProfile, project_root: Path, stderr_path: Path, handler: ClientHandler
+        self,
+        profile: AgentProfile,
+        project_root: Path,
+        stderr_path: Path,
+        handler: ClientHandler,
+        env: Mapping[str, str] | None = None,  # the agent process's environment (the session's tool_env)
     ) -> None:
         self.profile = profile
         self._session_ids: set[str] = set()  # the client answers only the sessions opened here
         self._agent = AgentConnection(
-            profile, project_root, stderr_path, PlanviewClient(handler, self._session_ids)
+            profile, project_root, stderr_path, PlanviewClient(handler, self._session_ids), env
         )
         self.session_id: str | None = None
         self._limited = False  # the agent session was opened with the plan-only hard limits

@@ -75,7 +75,7 @@ class AgentRequests(SessionBase):
         super().__init__(provider=AgentProvider(profile, spec or profile.name), **kwargs)
         self.profile = profile
         self.stderr_path = HomeLayout(self.home).agent_log(self.id)
-        self.agent = AgentLink(profile, self.project_root, self.stderr_path, self)
+        self.agent = AgentLink(profile, self.project_root, self.stderr_path, self, self.tool_env())
         self.provider.link, self.agent.saved = self.agent, self.provider.saved
         self._stop = TurnCancel(self.agent.cancel_soon, self._stop_turn)
         self._translator = Translator(self._emit, self.project_root)

@@ -164,3 +164,26 @@ def test_an_agent_that_speaks_no_acp_is_one_line_not_a_traceback(project: Path) 
     assert done.stderr.count("\n") <= 2 and "stopped before answering initialize" in done.stderr
     logs = list((project / ".planview" / "logs").glob("*.agent.log"))
     assert logs and "Receive loop failed" in logs[0].read_text()
+
+
+def test_the_agent_process_is_a_tool_process_so_its_own_shell_cannot_approve(
+    project: Path, agent_cmd: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """QA3: an ACP agent runs commands with its own shell, as children of the process planview
+    starts; that process lacked PLANVIEW_TOOL_PROCESS, so `planview approve` from the agent's shell
+    recorded an approval (channel "planview approve (no terminal)") of a plan no person saw."""
+    import shlex
+
+    plans = project / ".planview" / "plans"
+    plans.mkdir(parents=True)
+    plan = plans / "2026-12-01-0000-sneaky.md"
+    plan.write_text("# Sneaky\n\n## Steps\n- [ ] do what I like\n")
+    said = tmp_path / "agent-approve.txt"
+    approve = shlex.join([sys.executable, "-m", "planview", "approve", str(plan)])
+    script = f"{approve} > {shlex.quote(str(said))} 2>&1; exec {agent_cmd('rows')}"
+    agent = f"sh -c {shlex.quote(script)}"
+    assert main(["run", "--plan", "--agent", agent, "look around"]) == 0
+    capsys.readouterr()
+    assert "approvals come from a person, not from the agent's tools" in said.read_text()
+    assert not (project / ".planview" / "ledger.jsonl").exists()
+    assert main(["status", str(plan)]) == 1
