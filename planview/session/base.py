@@ -110,6 +110,9 @@ class SessionBase:
         self.saved_mode = False  # a restored session file recorded a mode (then --plan does not apply)
         self._task: asyncio.Task[None] | None = None
         self.id = session_id or SessionLog.new_id()
+        self.mcp.env[TOOL_PROCESS_ENV] = (
+            self.id
+        )  # a server is a tool process: `planview approve` there refuses
         self._log = SessionLog(self.home, self.id) if persist else None
         if self._log is not None and self._log.exists():
             self._restore()

@@ -183,3 +183,28 @@ def test_json_reports_an_out_of_project_read_in_plan_mode_as_refused(
     assert outside["refused"] is True and outside["error"] is False
     assert "plan mode reads only the project" in outside["reason"] and "root:" not in outside["result"]
     assert readme["refused"] is False and "sample project" in readme["result"]
+
+
+def test_an_mcp_server_is_a_tool_process_so_approve_there_refuses(
+    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """QA3: MCP servers were started without PLANVIEW_TOOL_PROCESS (the SDK passes on only a short
+    default environment), so a server's own shell could run `planview approve` unrefused."""
+    import shlex
+    import sys
+
+    pytest.importorskip("mcp", reason="the MCP tests need the mcp extra: pip install -e '.[test]'")
+    server = Path(__file__).resolve().parent.parent / "session" / "mcp" / "fixture_server.py"
+    seen = tmp_path / "server-env.txt"
+    line = f"env > {shlex.quote(str(seen))}; exec {shlex.quote(sys.executable)} {shlex.quote(str(server))}"
+    home = project / ".planview"
+    home.mkdir()
+    (home / "config.toml").write_text(
+        f'[mcp.servers.fx]\ncommand = "sh"\nargs = ["-c", {json.dumps(line)}]\nenv = {{ KEPT = "yes" }}\n'
+    )
+    demo = script(tmp_path / "s.jsonl", {"tool_calls": [{"name": "mcp__fx__clock", "arguments": {}}]})
+    assert main(["run", "--json", "--script", str(demo), "tick"]) == 0
+    records = [json.loads(r) for r in capsys.readouterr().out.splitlines()]
+    assert any(r["type"] == "tool_finished" and "fixture server" in r["result"] for r in records)
+    env = dict(row.split("=", 1) for row in seen.read_text().splitlines() if "=" in row)
+    assert env.get("PLANVIEW_TOOL_PROCESS", "").strip() and env.get("KEPT") == "yes"

@@ -87,8 +87,16 @@ def _connection_closed(exc: BaseException) -> bool:
 
 
 class ServerConnection:
-    def __init__(self, config: McpServerConfig, *, project_root: Path, log_dir: Path | None) -> None:
+    def __init__(
+        self,
+        config: McpServerConfig,
+        *,
+        project_root: Path,
+        log_dir: Path | None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
         self.config = config
+        self.env = {**(env or {}), **config.env}  # over the SDK's short default environment
         self.name = config.name
         self.project_root = Path(project_root)
         self.log_path = (log_dir / f"{config.name}.log") if log_dir is not None and not config.url else None
@@ -186,7 +194,7 @@ class ServerConnection:
         params = StdioServerParameters(
             command=self.config.command or "",
             args=list(self.config.args),
-            env=dict(self.config.env) or None,
+            env=dict(self.env) or None,
             cwd=cwd,
         )
         return stdio_client(params, errlog=errlog)

@@ -64,6 +64,7 @@ class McpHub:
         self.on_notice = on_notice  # (server name, one line naming the fix)
         self.watch_every = watch_every  # seconds between pings of the servers that are up; None: never
         self.connections: dict[str, ServerConnection] = {}
+        self.env: dict[str, str] = {}  # set in every started server (the session's tool-process mark)
         self.started = False
         self._starting: asyncio.Task[None] | None = None
         self._notified: set[str] = set()
@@ -100,7 +101,9 @@ class McpHub:
 
         refused = await asyncio.to_thread(lambda: {c.name: refusal(c) for c in self.configs})
         for config in self.configs:
-            connection = ServerConnection(config, project_root=self.project_root, log_dir=self.log_dir)
+            connection = ServerConnection(
+                config, project_root=self.project_root, log_dir=self.log_dir, env=self.env
+            )
             if refused[config.name]:
                 connection.state, connection.problem = "failed", refused[config.name]
             self.connections[config.name] = connection
