@@ -242,3 +242,22 @@ async def test_a_comment_is_edited_in_place_and_an_emptied_one_is_deleted(plan, 
     text = plan.read_text(encoding="utf-8")
     assert "> [!REVIEW] Name the cache backend" in text
     assert "Name the cache\n" not in text and "drop me" not in text
+
+
+async def test_deleting_the_comment_being_edited_closes_its_composer(plan, home):
+    # QA3: the composer stayed open on a deleted comment, and its "Save comment" then did nothing:
+    # the edit was dropped without a word.
+    server = await served(plan, home, approve=False)
+    try:
+        async with Browser(1280, 900) as browser:
+            await open_page(browser, server)
+            await browser.click("li.blk .rail .add")
+            await browser.type_text("first words")
+            await browser.click(".composer .btn.primary")
+            await browser.click(".thread .comment .edit")
+            await browser.type_text(" and more")
+            await browser.click(".thread .comment .del")
+            assert await browser.js("document.querySelector('.composer') === null")
+            assert await browser.js("document.querySelectorAll('.thread .comment').length") == 0
+    finally:
+        await server.stop()

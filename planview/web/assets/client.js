@@ -253,6 +253,7 @@
       del.type = "button";
       del.addEventListener("click", function () {
         state.comments.splice(state.comments.indexOf(comment), 1);
+        if (state.composer && state.composer.editing === comment) closeComposer(); // its Save would do nothing
         state.dirty = true;
         renderThread(b);
         refresh();
