@@ -41,6 +41,8 @@ BlockKind = Literal[
 
 @dataclass(frozen=True)
 class Block:
+    """A top-level block or a list item, by its source lines."""
+
     kind: BlockKind
     start: int  # first source line (1-based)
     end: int  # last source line (inclusive)
@@ -49,6 +51,8 @@ class Block:
 
 @dataclass(frozen=True)
 class Section:
+    """The lines from one top-level heading to the next (the preamble: those before the first)."""
+
     index: int  # 0-based position in the document
     title: str  # heading text, inline markup stripped; "" for the preamble
     level: int  # 1-6; 0 for the preamble
@@ -60,6 +64,8 @@ class Section:
 
 @dataclass(frozen=True)
 class PlanDocument:
+    """A plan's text split into sections and blocks (see the module docstring for the rules)."""
+
     text: str
     lines: tuple[str, ...]  # text.split("\n") without a phantom last "" for a final newline
     sections: tuple[Section, ...]  # cover every line exactly once, in order

@@ -60,6 +60,8 @@ def after_first_frame(widget: Widget, callback: Callable[[], object]) -> None:
 
 @dataclass(frozen=True)
 class _SectionAnchor:
+    """A reading position held across a reload: the section (by index, then title) and the offset in it."""
+
     index: int
     title: str
     offset: int
