@@ -56,7 +56,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         type=Path,
         default=None,
         help="the project that plan-mode reader paths (read, grep, find, ls) and git paths must stay "
-        "inside, symlinks followed; planview's home for it may be read too "
+        "inside, symlinks followed; the plans in planview's home for it may be read too "
         "(default: the git top level of the current folder, else the current folder)",
     )
     check.set_defaults(handler=run_check)

@@ -76,7 +76,7 @@ class GatePolicy:
     # Plan-mode git path words and reader paths are resolved (symlinks followed) against it; None
     # leaves the readers' confinement to the readers themselves (gate.read_scope).
     project_root: Path | None = None
-    home: Path | None = None  # planview's home (plans, ledger): plan-mode readers may read it too
+    home: Path | None = None  # planview's home: plan-mode readers may read its plans too
     plan_path_check: Callable[[str], object] | None = None  # the plan store's check_path
 
 

@@ -1,4 +1,4 @@
-"""Where plan mode's readers may look: the project and planview's home, symlinks resolved.
+"""Where plan mode's readers may look: the project and the plans in planview's home, symlinks resolved.
 
 This is the one home of that rule. The gate applies it to planview's readers (read, grep, find, ls)
 before they run, so `planview gate check` gives the verdict a session gives; the readers apply it
@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from planview.gate.calls import show
+from planview.home import HomeLayout
 
 __all__ = ["inside", "locate", "read_roots", "refusal"]
 
@@ -48,10 +49,12 @@ def _real_folder(folder: Path) -> Path:
 
 
 def read_roots(project_root: Path, home: Path | None = None) -> tuple[Path, ...]:
-    """The folders (resolved) plan-mode readers may read: the project, and planview's home (plans)."""
+    """The folders (resolved) plan-mode readers may read: the project, and the plans in planview's
+    home. Only the plans: outside a repository the home is the per-user folder every such project
+    shares, and its sessions and logs hold other projects' conversations."""
     if home is None:
         return (_real_folder(project_root),)
-    return (_real_folder(project_root), _real_folder(home))
+    return (_real_folder(project_root), _real_folder(HomeLayout(home).plans))
 
 
 def inside(path: Path, roots: Sequence[Path]) -> bool:

@@ -83,3 +83,25 @@ def test_the_gate_confines_readers_only_when_it_knows_the_project(tree: Path) ->
         assert decide(ToolCall(name, {}), "plan", GatePolicy(project_root=tree)).allowed
     # a non-string path is the tool's argument error, not a confinement question
     assert decide(ToolCall("read", {"path": 5}), "plan", GatePolicy(project_root=tree)).allowed
+
+
+def test_of_planviews_home_only_the_plans_are_readable(tmp_path: Path, tree: Path) -> None:
+    """QA3: outside a git repository the home is the per-user data folder every such project shares;
+    its sessions (other projects' conversations), agent and MCP logs and ledger were one `read` away."""
+    home = tmp_path / "home"
+    for name in ("plans", "sessions", "logs", "mcp", "artifacts"):
+        (home / name).mkdir(parents=True)
+    (home / "sessions" / "other.jsonl").write_text('{"secret": "another project"}\n')
+    assert refusal(str(home / "plans" / "p.md"), tree, home) is None
+    assert refusal(str(home / "plans"), tree, home) is None
+    for inside_home in (
+        "sessions/other.jsonl",
+        "sessions",
+        "logs/x.agent.log",
+        "mcp/fx.log",
+        "ledger.jsonl",
+        ".",
+    ):
+        assert refusal(str(home / inside_home), tree, home) is not None, inside_home
+    assert refusal(str(home / "plans" / ".." / "sessions" / "other.jsonl"), tree, home) is not None
+    assert not inside(home / "sessions" / "other.jsonl", read_roots(tree, home))
