@@ -113,4 +113,20 @@ def prepare(
         provider, model, script = saved_provider_args(saved, provider, model, script)
     config = load_config(store.home)  # ConfigError names the file, line and problem
     chosen = agent_spec(agent, saved, config, explicit=explicit)
+    if agent is None and saved and chosen is not None:
+        _check_saved_agent(chosen, resume)
     return SessionSpec(root, store, config, resume, provider, model, script, plan_mode, chosen)
+
+
+def _check_saved_agent(spec: str, session_id: str | None) -> None:
+    """The agent a resumed session ran with must still start; the fix names the way to choose another
+    (the user typed no --agent, so "--agent needs a name" alone would not say where it came from)."""
+    from planview.agents.errors import AgentError
+    from planview.agents.profiles import require_installed, resolve_agent
+
+    try:
+        require_installed(resolve_agent(spec))
+    except AgentError as exc:
+        raise type(exc)(
+            f"{exc} (session {session_id} ran with this agent; resume it with another: --agent NAME|COMMAND)"
+        ) from None

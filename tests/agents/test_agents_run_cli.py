@@ -187,3 +187,22 @@ def test_the_agent_process_is_a_tool_process_so_its_own_shell_cannot_approve(
     assert "approvals come from a person, not from the agent's tools" in said.read_text()
     assert not (project / ".planview" / "ledger.jsonl").exists()
     assert main(["status", str(plan)]) == 1
+
+
+def test_resuming_with_an_agent_that_no_longer_starts_says_how_to_choose_another(
+    project: Path, agent_cmd: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """QA3: the session file named an agent that is gone; the resume said "--agent needs a name" or
+    "X is not installed", though the user passed no --agent, and not how to resume with another."""
+    assert main(["run", "--agent", agent_cmd("rows"), "hello"]) == 0
+    session = capsys.readouterr().out.splitlines()[0].rsplit("session ", 1)[-1].strip()
+    path = project / ".planview" / "sessions" / f"{session}.jsonl"
+    for gone in ("planview-qa3-no-such-agent --x", ""):
+        records = [json.loads(line) for line in path.read_text().splitlines()]
+        records[-1]["provider"]["agent"] = gone
+        path.write_text("".join(json.dumps(r) + "\n" for r in records))
+        assert main(["run", "--resume", session, "again"]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err
+        assert f"session {session} ran with this agent" in err and "--agent NAME|COMMAND" in err, err
+    assert main(["run", "--resume", session, "--agent", agent_cmd("rows"), "again"]) == 0
