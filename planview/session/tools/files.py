@@ -249,10 +249,11 @@ async def find(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
         raise ToolError(f"{display(ctx.project_root, base)} is not a folder")
 
     roots = _read_roots(ctx)
+    walk = _one_globstar(pattern)
 
     def run() -> list[str]:
         found = []
-        for path in base.glob(pattern):
+        for path in base.glob(walk):
             rel = path.relative_to(base).parts
             if any(part in SKIP_DIRS for part in rel):
                 continue
@@ -267,10 +268,22 @@ async def find(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
         found = await asyncio.to_thread(run)
     except (ValueError, NotImplementedError) as exc:
         raise ToolError(f"invalid glob {pattern!r}: {exc}") from exc
+    except RecursionError:
+        raise ToolError(f"the glob {pattern[:80]!r} has too many parts; use fewer folders in it") from None
     if not found:
         return ToolResult(f"no files match {pattern!r}")
     more = f"\n… {len(found) - LIST_CAP} more; narrow the glob" if len(found) > LIST_CAP else ""
     return ToolResult("\n".join(found[:LIST_CAP]) + more)
+
+
+def _one_globstar(pattern: str) -> str:
+    """`**/**/x` matches what `**/x` matches, but pathlib walks the tree once more for every
+    repeated `**` (a model's `**/` x 20 ran for minutes in a thread nothing can stop)."""
+    parts: list[str] = []
+    for part in pattern.split("/"):
+        if not (part == "**" and parts and parts[-1] == "**"):
+            parts.append(part)
+    return "/".join(parts)
 
 
 async def ls(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
