@@ -26,6 +26,13 @@ __all__ = ["json_for_terminal", "sanitize_for_terminal"]
 
 # Their character classes reach past U+2000, which takes re about a millisecond to compile; most
 # commands print nothing that needs them, so they are compiled at the first text that does.
+def _printable(text: str) -> bool:
+    """True when nothing here would change `text`: every character this module removes or escapes is
+    a control, format or separator character, and str.isprintable is False for all of those (and for
+    a few harmless ones, such as a no-break space, which then take the slower exact path)."""
+    return text.replace("\n", "").isprintable()
+
+
 @functools.cache
 def _scrubbers() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.Pattern[str]]:
     needs_work = re.compile("[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\u202a-\u202e\u2066-\u2069]")
@@ -45,8 +52,8 @@ def _scrubbers() -> tuple[re.Pattern[str], re.Pattern[str], re.Pattern[str], re.
 
 def sanitize_for_terminal(text: str, *, tab_size: int = 4) -> str:
     """`text` without control characters or escape sequences; newlines kept, tabs as spaces."""
-    if text.isascii() and text.replace("\n", "").isprintable():
-        return text  # ASCII with no control character but newlines: the common case, without re
+    if _printable(text):
+        return text  # the common case, without re
     needs_work, escapes, controls, line_separators = _scrubbers()
     if needs_work.search(text) is None:
         return text
@@ -71,8 +78,8 @@ def json_for_terminal(value: Any, **options: Any) -> str:
     strings (JSON's own syntax is ASCII), so the result is the same JSON value.
     """
     text = json.dumps(value, ensure_ascii=False, **options)
-    if text.isascii() and "\x7f" not in text:
-        return text  # DEL is the one ASCII character JSON leaves raw that a terminal acts on
+    if _printable(text):
+        return text
     unsafe = _json_unsafe()
     if unsafe.search(text) is None:
         return text

@@ -110,9 +110,23 @@ def test_gate_check_json_cannot_drive_a_terminal() -> None:
     assert json.loads(done.stdout)["decision"] == "deny"
 
 
-def test_the_ascii_fast_paths_agree_with_the_full_scrub_for_every_ascii_character() -> None:
-    """sanitize_for_terminal and json_for_terminal skip re for plain ASCII; each of the 128
-    characters, alone and between words, must come out as the full scrub leaves it."""
+def test_the_fast_path_skips_only_text_the_patterns_would_leave_alone() -> None:
+    """The fast path returns text unchanged when str.isprintable holds (newlines aside): no code
+    point that the scrub or the JSON escape acts on may be printable (all 1,114,112 are checked)."""
+    from planview import textsafe
+
+    needs_work = textsafe._scrubbers()[0]
+    unsafe = textsafe._json_unsafe()
+    for code in range(0x110000):
+        char = chr(code)
+        if char != "\n" and (needs_work.match(char) or unsafe.match(char)):
+            assert not char.isprintable(), hex(code)
+
+
+def test_the_fast_paths_agree_with_the_full_scrub() -> None:
+    """sanitize_for_terminal and json_for_terminal skip re for printable text; each of the 128
+    ASCII characters, alone and between words, and some non-ASCII text, must come out as the full
+    scrub leaves it."""
     from planview import textsafe
 
     needs_work, escapes, controls, separators = textsafe._scrubbers()
@@ -123,9 +137,11 @@ def test_the_ascii_fast_paths_agree_with_the_full_scrub_for_every_ascii_characte
         text = separators.sub(" ", controls.sub("", escapes.sub("", text)))
         return text.expandtabs(4) if "\t" in text else text
 
-    for code in range(128):
-        for text in (chr(code), f"plan {chr(code)} step\n", f"\n{chr(code) * 3}"):
+    others = ["— • …", "a\u00a0b", "👩\u200d💻", "x\u202ey", "z\u2028w", "\u061c"]
+    for text_or_code in [*range(128), *others]:
+        char = chr(text_or_code) if isinstance(text_or_code, int) else text_or_code
+        for text in (char, f"plan {char} step\n", f"\n{char * 3}"):
             assert textsafe.sanitize_for_terminal(text) == full_scrub(text), repr(text)
             shown = textsafe.json_for_terminal({"k": text})
-            assert "\x7f" not in shown and "\x1b" not in shown, repr(text)
+            assert textsafe._json_unsafe().search(shown) is None and "\x1b" not in shown, repr(text)
             assert json.loads(shown) == {"k": text}
