@@ -178,6 +178,8 @@ def test_registry_schemas_and_validation() -> None:
         validate(params, {"path": 3, "old_string": "x", "new_string": "y"})
         == "argument `path` must be a string"
     )
+    read = REGISTRY["read"].parameters  # QA3: it said "must be a integer"
+    assert validate(read, {"path": "a", "offset": "x"}) == "argument `offset` must be an integer"
     description = REGISTRY["write_plan"].description
     for heading in (
         "# <Title>",

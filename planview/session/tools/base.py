@@ -105,7 +105,7 @@ def validate(params: Mapping[str, Any], args: Mapping[str, Any]) -> str | None:
                 want in ("integer", "number") and isinstance(value, bool)
             )
             if not ok:
-                return f"argument `{key}` must be a {want}"
+                return f"argument `{key}` must be {'an' if want[0] in 'aeiou' else 'a'} {want}"
         enum = props.get(key, {}).get("enum")
         if enum and value not in enum:
             return f"argument `{key}` must be one of: {', '.join(map(str, enum))}"
