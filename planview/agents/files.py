@@ -17,9 +17,11 @@ from pathlib import Path
 
 from acp import RequestError
 
+from planview.fileguard import NotAFileError, TooLargeError, open_regular
 from planview.gate import GatePolicy, ToolCall, decide
 
 PLAN_READ_CAP = 1_000_000  # bytes of a plan file an agent names outside the project
+READ_CAP = 16 * 1024 * 1024  # bytes of one fs/read_text_file answer
 NOT_INSIDE = -32000
 CANNOT_READ = -32002
 
@@ -39,16 +41,38 @@ def inside(project_root: Path, raw: str) -> Path:
 
 
 async def read_lines(target: Path, shown: str, line: int | None, limit: int | None) -> str:
-    """fs/read_text_file: the file's text, or `limit` lines from 1-based `line`."""
+    """fs/read_text_file: the file's text, or `limit` lines from 1-based `line`.
+
+    Only a regular file is opened (without blocking: a FIFO in the project would hold the thread
+    forever), and at most READ_CAP bytes come back, since the answer is one JSON-RPC message."""
     try:
-        text = await asyncio.to_thread(target.read_text, encoding="utf-8", errors="replace")
+        return await asyncio.to_thread(_read_text, target, line, limit)
+    except NotAFileError:
+        raise RequestError(CANNOT_READ, f"cannot read {shown}: it is not a regular file") from None
+    except TooLargeError:
+        raise RequestError(
+            CANNOT_READ,
+            f"{shown} is over {READ_CAP // (1024 * 1024)} MiB; read it in parts with line and limit",
+        ) from None
     except OSError as exc:
         raise RequestError(CANNOT_READ, f"cannot read {shown}: {exc.strerror or exc}") from None
-    if line is None and limit is None:
-        return text
-    lines = text.splitlines(keepends=True)
+
+
+def _read_text(target: Path, line: int | None, limit: int | None) -> str:
     start = max((line or 1) - 1, 0)
-    return "".join(lines[start : start + limit] if limit is not None else lines[start:])
+    chunks: list[bytes] = []
+    size = 0
+    with os.fdopen(open_regular(target), "rb") as handle:
+        for number, raw in enumerate(handle):
+            if number < start:
+                continue
+            if limit is not None and number >= start + limit:
+                break
+            size += len(raw)
+            if size > READ_CAP:
+                raise TooLargeError(str(target))
+            chunks.append(raw)
+    return b"".join(chunks).decode("utf-8", errors="replace")
 
 
 def read_named_plan(project_root: Path, named: str) -> str | None:

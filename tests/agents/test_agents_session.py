@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -259,6 +260,25 @@ async def test_read_text_file_is_confined_and_slices_lines(project: Path, tmp_pa
     (project / "link.txt").symlink_to(tmp_path / "secret.txt")
     with pytest.raises(Exception, match="outside the project"):
         await session.on_read(str(project / "link.txt"), None, None)
+
+
+@pytest.mark.timeout(60)
+async def test_read_text_file_never_blocks_on_a_fifo_and_is_capped(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A FIFO in the project (a hostile checkout) would hold a thread forever; a huge file would
+    be one JSON-RPC message of any size. Both are one-line answers to the agent."""
+    from planview.agents import files
+
+    session = make(project, "no-plan", Recorder())
+    os.mkfifo(project / "pipe.txt")
+    with pytest.raises(Exception, match="not a regular file"):
+        await session.on_read(str(project / "pipe.txt"), None, None)
+    monkeypatch.setattr(files, "READ_CAP", 64)
+    (project / "big.txt").write_text("".join(f"line {n}\n" for n in range(100)))
+    with pytest.raises(Exception, match="read it in parts with line and limit"):
+        await session.on_read(str(project / "big.txt"), None, None)
+    assert await session.on_read(str(project / "big.txt"), 51, 2) == "line 50\nline 51\n"
 
 
 def test_git_index_refresh_is_not_a_breach_but_a_ref_change_is(project: Path) -> None:
