@@ -261,3 +261,18 @@ async def test_deleting_the_comment_being_edited_closes_its_composer(plan, home)
             assert await browser.js("document.querySelectorAll('.thread .comment').length") == 0
     finally:
         await server.stop()
+
+
+async def test_e_with_no_block_chosen_edits_the_first_visible_blocks_comment(plan, home):
+    """As `c` comments on the first visible block when none is chosen, `e` edits its comment."""
+    text = plan.read_text(encoding="utf-8")
+    plan.write_text(text.replace("# Add a cache\n", "# Add a cache\n> [!REVIEW] Say which cache\n", 1))
+    server = await served(plan, home, approve=False)
+    try:
+        async with Browser(1280, 900) as browser:
+            await open_page(browser, server)
+            assert await browser.js("document.querySelectorAll('.thread .comment').length") == 1
+            await browser.key("e", "KeyE")
+            assert await browser.js("document.querySelector('.composer textarea').value") == "Say which cache"
+    finally:
+        await server.stop()

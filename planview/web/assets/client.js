@@ -684,12 +684,14 @@
       setCurrent(b, true);
       openComposer(b, blocks[b] ? selectionIn(blocks[b].el) : "");
     } else if (key === "e") {
+      var at = state.current >= 0 ? state.current : firstVisible(); // as `c` picks its block
       var mine = state.comments.filter(function (c) {
-        return c.b === state.current;
+        return c.b === at;
       });
       if (mine.length) {
         event.preventDefault();
-        openComposer(state.current, "", mine[mine.length - 1]);
+        setCurrent(at, true);
+        openComposer(at, "", mine[mine.length - 1]);
       }
     } else if (key === "s") {
       event.preventDefault();
