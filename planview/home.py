@@ -1,5 +1,5 @@
 """Where planview keeps its state, and the name of every file in it (the ground floor: no planview imports
-but `errors` and `atomic`).
+but `errors`, `atomic` and `fileguard`).
 
 The home is `$PLANVIEW_HOME`, else `<git toplevel>/.planview`, else the per-user data folder; it is
 created with a `.gitignore` of `*` so nothing in it ever shows as untracked. `HomeLayout` is the one
@@ -16,6 +16,7 @@ from pathlib import Path
 
 from planview.atomic import atomic_write
 from planview.errors import PlanviewError
+from planview.fileguard import NotAFileError, TooLargeError, read_regular
 
 __all__ = [
     "CONFIG_NAME",
@@ -136,6 +137,8 @@ def _walk_to_git(folder: str) -> str | None:
                 return folder if _plain_repository(dot, entry) else _ASK_GIT
             except _Unusable:
                 return None  # a FIFO or device where git reads a file: git would hang on it
+            except TooLargeError:
+                return _ASK_GIT  # a file this large is git's to read
         if os.path.isfile(os.path.join(folder, "HEAD")):  # inside a .git folder, or a bare repository
             return _ASK_GIT
         parent = os.path.dirname(folder)
@@ -157,20 +160,14 @@ class _Unusable(Exception):
 
 
 def _small_file(path: str) -> bytes | None:
-    """A regular file's bytes (at most 1 MiB and one byte); None when it is missing; _Unusable when
-    it is no regular file."""
+    """A regular file's bytes, read without blocking (fileguard); None when it is missing,
+    _Unusable when it is no regular file or cannot be read, TooLargeError over 1 MiB."""
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        return read_regular(path, _CAP, "git file")
     except FileNotFoundError:
         return None
-    except OSError as exc:
+    except (NotAFileError, OSError) as exc:
         raise _Unusable(path) from exc
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise _Unusable(path)
-        return os.read(fd, _CAP + 1)
-    finally:
-        os.close(fd)
 
 
 def _plain_repository(dot: str, entry: os.stat_result) -> bool:
@@ -200,8 +197,6 @@ def _plain_repository(dot: str, entry: os.stat_result) -> bool:
         return False
     for config in {os.path.join(gitdir, "config"), os.path.join(common, "config")}:
         text = (_small_file(config) or b"").lower()
-        if len(text) > _CAP:
-            return False  # a config this large is git's to read
         if any(_sets(text, key) for key in _MOVES_WORK_TREE) or b"include" in text:
             return False
         if _sets(text, b"repositoryformatversion") or b"[extensions" in text:
