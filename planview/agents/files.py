@@ -17,7 +17,7 @@ from pathlib import Path
 
 from acp import RequestError
 
-from planview.fileguard import NotAFileError, TooLargeError, open_regular
+from planview.fileguard import NotAFileError, TooLargeError, open_regular, read_regular
 from planview.gate import GatePolicy, ToolCall, decide
 
 PLAN_READ_CAP = 1_000_000  # bytes of a plan file an agent names outside the project
@@ -59,6 +59,8 @@ async def read_lines(target: Path, shown: str, line: int | None, limit: int | No
 
 
 def _read_text(target: Path, line: int | None, limit: int | None) -> str:
+    if line is None and limit is None:
+        return read_regular(target, READ_CAP, "file").decode("utf-8", errors="replace")
     start = max((line or 1) - 1, 0)
     chunks: list[bytes] = []
     size = 0
