@@ -28,7 +28,7 @@ from aiohttp import web
 
 from planview.errors import PlanviewError
 from planview.plan.errors import PlanChangedError
-from planview.plan.feedback import ReviewComment, parse_feedback
+from planview.plan.feedback import parse_feedback
 from planview.plan.store import MAX_PLAN_BYTES, PlanStore, decode_plan, read_plan_bytes
 from planview.web import page
 from planview.web.decision import WebDecision
@@ -295,22 +295,27 @@ class ReviewServer:
             return _error(410, f"this review is already {outcome.outcome}", settled=_settled_json(outcome))
         return None
 
-    def _save(self, base: str, comments: tuple[ReviewComment, ...]) -> tuple[str, bytes, str]:
-        return save_comments(self.plan, self.store, base, comments)
+    async def _save_request(self, request: web.Request) -> tuple[str, bytes, str] | web.StreamResponse:
+        """The request's comments written into the plan (text before, bytes written, their sha256),
+        or the answer that says why not: a bad body (400), a stale base (409), the store's refusal (422)."""
+        try:
+            base, comments = parse_comments(await self._json(request))
+            return save_comments(self.plan, self.store, base, comments)
+        except BadRequest as exc:
+            return _error(400, str(exc))
+        except PlanChangedError as exc:
+            return _error(409, str(exc), sha256=current_sha256(self.plan))
+        except PlanviewError as exc:
+            return _error(422, str(exc))
 
     async def _feedback(self, request: web.Request) -> web.StreamResponse:
         async with self._lock:
             if (refused := self._refuse_if_settled()) is not None:
                 return refused
-            try:
-                base, comments = parse_comments(await self._json(request))
-                _text, written, sha = self._save(base, comments)
-            except BadRequest as exc:
-                return _error(400, str(exc))
-            except PlanChangedError as exc:
-                return _error(409, str(exc), sha256=current_sha256(self.plan))
-            except PlanviewError as exc:
-                return _error(422, str(exc))
+            saved = await self._save_request(request)
+            if isinstance(saved, web.StreamResponse):
+                return saved
+            _text, written, sha = saved
             stored = parse_feedback(written.decode("utf-8"))
             decision = WebDecision("saved", self.plan, comments=stored, file_sha256=sha)
             return await self._deliver_then_settle(
@@ -323,16 +328,11 @@ class ReviewServer:
                 return _error(403, "this review is comment-only; approve from the review that asked for it")
             if (refused := self._refuse_if_settled()) is not None:
                 return refused
-            try:
-                base, comments = parse_comments(await self._json(request))
-                # Written first: the approval seals the bytes on disk, comments included.
-                text, written, sha = self._save(base, comments)
-            except BadRequest as exc:
-                return _error(400, str(exc))
-            except PlanChangedError as exc:
-                return _error(409, str(exc), sha256=current_sha256(self.plan))
-            except PlanviewError as exc:
-                return _error(422, str(exc))
+            # Written first: the approval seals the bytes on disk, comments included.
+            saved = await self._save_request(request)
+            if isinstance(saved, web.StreamResponse):
+                return saved
+            text, written, sha = saved
             from planview.plan.canonical import canonical_sha256
 
             shown = canonical_sha256(text)  # comments never change it: this is the text on the page
