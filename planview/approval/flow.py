@@ -12,6 +12,11 @@ around it differs. `record_decision`:
 - for a refinement or "keep planning": records nothing and returns the decision with its feedback.
 
 The caller decides what happens next (pin a session, print the artifact lines, send feedback).
+
+A browser page's approve writes its comments into the plan first (the approval seals the bytes on
+disk, comments included). When the approval is then not recorded (a torn ledger, a read-only home,
+a full disk), `take_back` puts the plan back to its bytes from before that save: the page's own
+approve route and `record_decision` (the terminal review that opened the page) both go through it.
 """
 
 from __future__ import annotations
@@ -23,7 +28,8 @@ from typing import Literal
 from planview.approval.approvals import Approvals
 from planview.approval.errors import ApprovalError
 from planview.approval.records import ApprovalRecord
-from planview.plan.decision import Approved, Keep, Refine, ReviewDecision
+from planview.errors import PlanviewError
+from planview.plan.decision import Approved, Keep, Refine, ReviewDecision, SavedComments
 
 DecisionKind = Literal["approve", "refine", "keep"]
 
@@ -73,15 +79,41 @@ def record_decision(
         decision = Keep()
     if not isinstance(decision, Approved):
         return ReviewOutcome(decision)
-    if Path(decision.plan).resolve() != Path(plan).resolve():
-        raise ApprovalError(f"the review approved {decision.plan}, not {plan}; review the plan again")
-    # A decision made on another surface than the caller's own (the browser page `w` opens from the
-    # review screen) names its channel itself.
-    outcome = approve(
-        approvals,
-        plan,
-        channel=decision.channel or channel,
-        approver=approver,
-        shown_sha256=decision.canonical_sha256,
-    )
+    try:
+        if Path(decision.plan).resolve() != Path(plan).resolve():
+            raise ApprovalError(f"the review approved {decision.plan}, not {plan}; review the plan again")
+        # A decision made on another surface than the caller's own (the browser page `w` opens from
+        # the review screen) names its channel itself.
+        outcome = approve(
+            approvals,
+            plan,
+            channel=decision.channel or channel,
+            approver=approver,
+            shown_sha256=decision.canonical_sha256,
+        )
+    except PlanviewError as exc:
+        if decision.saved is None:
+            raise
+        raise ApprovalError(f"{exc}; {take_back(Path(decision.plan), decision.saved)}") from exc
+    except BaseException:
+        if decision.saved is not None:
+            take_back(Path(decision.plan), decision.saved)
+        raise
     return ReviewOutcome(decision, outcome.record, outcome.new)
+
+
+def take_back(plan: Path, saved: SavedComments) -> str:
+    """Nothing was approved, so the comments saved with the approval go too: the plan's bytes from
+    before that save, written only while the file still holds it. Returns what became of them."""
+    from planview.plan.errors import PlanChangedError
+    from planview.plan.store import PlanStore
+
+    # The plan's own folder is the containment (the same checks: .md, no symlink, no hidden name).
+    store = PlanStore(plan.parent, plans_dir=plan.parent)
+    try:
+        store.replace(plan, saved.before, expected_sha256=saved.written_sha256)
+    except PlanChangedError:
+        return "the plan changed on disk since the comments were saved, so it was left as it is"
+    except (OSError, PlanviewError) as exc:
+        return f"putting the plan back failed ({exc}); the comments saved with the approval are still in it"
+    return "the comments saved with the approval were taken out of the plan again"

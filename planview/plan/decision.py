@@ -7,6 +7,16 @@ from pathlib import Path
 
 
 @dataclass(frozen=True)
+class SavedComments:
+    """Comments a browser page wrote into the plan as part of its approve: `before` is the text they
+    replaced, `written_sha256` the sha256 of the file's bytes right after. An approval that is then
+    not recorded takes them out again (`planview.approval.flow.take_back`)."""
+
+    before: str
+    written_sha256: str
+
+
+@dataclass(frozen=True)
 class Approved:
     """The reviewer approved exactly this plan text (pinned by its canonical hash)."""
 
@@ -15,6 +25,8 @@ class Approved:
     # The UI the person approved through, kept in the ledger event ("browser review" for the page `w`
     # opens); None means the review screen itself.
     channel: str | None = None
+    # The page's comments saved with this approval (None: nothing was written), to put back on failure.
+    saved: SavedComments | None = None
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from planview.plan.decision import SavedComments
 from planview.plan.feedback import ReviewComment
 
 WebOutcome = Literal["approved", "saved", "closed"]
@@ -22,6 +23,9 @@ class WebDecision:
     file_sha256: str | None = None  # saved / approved: sha256 of the file's bytes afterwards
     reason: str = ""  # closed: why ("Back", "the tab was closed", "decided in the terminal")
     record: Any = None  # approved: what the approval hook returned (an ApprovalRecord when recorded here)
+    # approved: the comments this approve wrote into the plan, when it changed the file; a caller that
+    # records the approval itself takes them back out on failure (planview.approval.flow.take_back).
+    saved: SavedComments | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The shape `planview review --json` prints (its non-web keys, plus the comments)."""

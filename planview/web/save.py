@@ -76,18 +76,6 @@ def save_comments(
     return text, written, hashlib.sha256(written).hexdigest()
 
 
-def undo_save(plan: Path, store: PlanStore, before: str, written_sha256: str) -> str | None:
-    """Put back the text a save replaced, while the file still holds that save (an approve whose
-    recording failed must not leave its comments behind): None when done, else why it was left."""
-    try:
-        store.replace(plan, before, expected_sha256=written_sha256)
-    except PlanChangedError:
-        return "the plan changed on disk since, so it was left as it is"
-    except (OSError, PlanviewError) as exc:
-        return f"putting the plan back failed ({exc}); the comments are still in it"
-    return None
-
-
 def current_sha256(plan: Path) -> str | None:
     try:
         return hashlib.sha256(read_plan_bytes(plan)).hexdigest()

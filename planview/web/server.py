@@ -40,7 +40,6 @@ from planview.web.save import (
     parse_comments,
     save_comments,
     store_for,
-    undo_save,
 )
 
 MAX_BODY_BYTES = MAX_PLAN_BYTES + 64 * 1024  # comments for a full-size plan, with room for JSON
@@ -333,9 +332,12 @@ class ReviewServer:
             if isinstance(saved, web.StreamResponse):
                 return saved
             text, written, sha = saved
+            from planview.approval.flow import take_back
             from planview.plan.canonical import canonical_sha256
+            from planview.plan.decision import SavedComments
 
             shown = canonical_sha256(text)  # comments never change it: this is the text on the page
+            wrote = SavedComments(text, sha) if written != text.encode("utf-8") else None
             try:
                 assert self.on_approve is not None
                 record = self.on_approve(self.plan, shown)
@@ -343,13 +345,12 @@ class ReviewServer:
                     record = await record
             except PlanviewError as exc:
                 # Nothing was approved, so the comments that came with the approval go too.
-                left = undo_save(self.plan, self.store, text, sha)
                 status = 409 if isinstance(exc, PlanChangedError) else 422
-                return _error(
-                    status, f"{exc}; {left}" if left else str(exc), sha256=current_sha256(self.plan)
-                )
+                message = f"{exc}; {take_back(self.plan, wrote)}" if wrote is not None else str(exc)
+                return _error(status, message, sha256=current_sha256(self.plan))
             except BaseException:
-                undo_save(self.plan, self.store, text, sha)
+                if wrote is not None:
+                    take_back(self.plan, wrote)
                 raise
             decision = WebDecision(
                 "approved",
@@ -358,6 +359,7 @@ class ReviewServer:
                 canonical_sha256=shown,
                 file_sha256=sha,
                 record=record,
+                saved=wrote,
             )
             return await self._deliver_then_settle(
                 request, {"ok": True, "sha256": sha, "canonical_sha256": shown, "state": "approved"}, decision

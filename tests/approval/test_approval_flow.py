@@ -12,7 +12,7 @@ from planview.approval.channels import TOOL_PROCESS_ENV, approve_command_channel
 from planview.approval.errors import ApprovalError
 from planview.approval.flow import record_decision
 from planview.plan.canonical import canonical_sha256
-from planview.plan.decision import Approved, Keep, Refine
+from planview.plan.decision import Approved, Keep, Refine, SavedComments
 from planview.plan.store import PlanStore
 
 TEXT = "# Ship\n\n## Goal\n\nShip it.\n\n## Steps\n\n- [ ] one\n"
@@ -61,6 +61,51 @@ def test_text_changed_since_shown_or_another_file_is_refused(setup) -> None:
     with pytest.raises(ApprovalError, match="not"):
         record_decision(approvals, plan, Approved(str(plan.with_name("other.md")), shown), channel="x")
     assert not approvals.ledger.path.exists()
+
+
+def _with_comment(plan: Path) -> Approved:
+    """What the browser page's approve leaves: its comment in the file, the decision naming that save."""
+    import hashlib
+
+    before = plan.read_text(encoding="utf-8")
+    plan.write_text(before.replace("Ship it.\n", "Ship it.\n> [!REVIEW] when?\n"), encoding="utf-8")
+    written = hashlib.sha256(plan.read_bytes()).hexdigest()
+    return Approved(str(plan), canonical_sha256(before), "browser review", SavedComments(before, written))
+
+
+def test_an_approval_not_recorded_takes_the_pages_comments_back_out(setup) -> None:
+    approvals, plan = setup
+    original = plan.read_bytes()
+    decision = _with_comment(plan)
+    approvals.ledger.path.write_bytes(b'{"type": "approved", "seq": 1, "at": "2026-')  # torn
+    with pytest.raises(ApprovalError, match="torn.*; the comments saved with the approval were taken out"):
+        record_decision(approvals, plan, decision, channel="review screen")
+    assert plan.read_bytes() == original
+
+
+def test_an_unexpected_failure_takes_them_back_too_and_is_not_swallowed(setup, monkeypatch) -> None:
+    approvals, plan = setup
+    original = plan.read_bytes()
+    decision = _with_comment(plan)
+
+    def disk_full(*_a, **_k):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(approvals, "approve", disk_full)
+    with pytest.raises(OSError, match="No space left"):
+        record_decision(approvals, plan, decision, channel="review screen")
+    assert plan.read_bytes() == original
+
+
+def test_a_plan_changed_after_the_pages_save_is_never_put_back(setup) -> None:
+    approvals, plan = setup
+    decision = _with_comment(plan)
+    plan.write_text(plan.read_text() + "\n- [ ] a newer step\n")  # the agent saved again since
+    newer = plan.read_bytes()
+    approvals.ledger.path.write_bytes(b"torn")
+    with pytest.raises(ApprovalError, match="changed on disk since the comments were saved, so it was left"):
+        record_decision(approvals, plan, decision, channel="review screen")
+    assert plan.read_bytes() == newer
 
 
 def test_a_session_tool_process_cannot_approve(setup, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -211,3 +211,46 @@ def test_the_collector_waits_for_the_first_frame_and_always_comes_back(
     finally:
         gc.enable()
         gc.unfreeze()
+
+
+def test_w_approve_whose_recording_fails_leaves_the_plan_as_it_was(plan: Path, monkeypatch, capsys) -> None:
+    """The real screen (Pilot): `w`, Approve on the page with a comment; `planview review` then cannot
+    record it (a torn ledger). It exits 1 naming the cause and the fix, and the comment is gone again."""
+    import asyncio
+    import hashlib
+
+    import aiohttp
+
+    urls: list[str] = []
+    monkeypatch.setattr("planview.web.review.open_in_browser", lambda url: urls.append(url) or True)
+    original = plan.read_bytes()
+    (plan.parent.parent / "ledger.jsonl").write_bytes(b'{"type": "approved", "seq": 1, "at": "2026-')
+
+    async def review_in_pilot(path: Path, home: Path | None):
+        app = ReviewApp(path, home=home, watch=False)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await pilot.press("w")
+            for _ in range(500):
+                if urls:
+                    break
+                await pilot.pause(0.02)
+            body = {
+                "base_sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
+                "comments": [{"anchor_line": 1, "text": "which one first?"}],
+            }
+            async with aiohttp.ClientSession() as client:
+                async with client.post(urls[0].replace("/?", "/api/approve?"), json=body) as response:
+                    assert response.status == 200
+            for _ in range(500):
+                if app.return_value is not None:
+                    break
+                await pilot.pause(0.02)
+        assert b"which one first?" in path.read_bytes()  # the page's save, before the recording
+        return app.return_value
+
+    code = run_with(monkeypatch, lambda p: asyncio.run(review_in_pilot(p, None)), ["review", str(plan)])
+    err = capsys.readouterr().err
+    assert code != 0
+    assert "torn last line" in err and "planview audit --repair" in err
+    assert "the comments saved with the approval were taken out of the plan again" in err
+    assert plan.read_bytes() == original

@@ -211,3 +211,86 @@ async def test_plan_review_web_is_comment_only_and_sends_saved_comments(project:
         assert "Say how much" in sent[-1]
         assert app.session.mode == "plan"
     assert "> [!REVIEW] Say how much" in plan.read_text(encoding="utf-8")
+
+
+TORN = b'{"type": "approved", "seq": 1, "at": "2026-'  # a ledger line cut short (a crash mid-append)
+
+
+async def test_exit_plan_mode_w_approve_whose_recording_fails_puts_the_plan_back(project: Path, opened):
+    """The page saved its comments, then the session could not record the approval (a torn
+    ledger): nothing was approved, so the comments go too, as on the page's own approve route."""
+    lines = [
+        {"tool_calls": [{"name": "write_plan", "arguments": {"title": "Cache", "content": PLAN}}]},
+        {"tool_calls": [{"name": "exit_plan_mode", "arguments": {}}]},
+        {"text": "stopped"},
+    ]
+    provider = ScriptedProvider(parse_script("\n".join(json.dumps(line) for line in lines)))
+
+    def factory(ui, on_event):
+        return Session(project_root=project, provider=provider, ui=ui, on_event=on_event, plan_mode=True)
+
+    app = PlanviewApp(factory, project_root=project)
+    async with app.run_test(size=(110, 34)) as pilot:
+        screen = app.session_screen
+        screen.prompt.load_text("plan a cache")
+        screen.prompt.focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review screen")
+        plan = app.session.plan_path
+        before = plan.read_bytes()
+        (project / ".planview" / "ledger.jsonl").write_bytes(TORN)
+        await pilot.press("w")
+        await wait_for(pilot, lambda: bool(opened), "the browser to be asked")
+        body = {"base_sha256": base(plan), "comments": [{"anchor_line": 5, "text": "How much faster?"}]}
+        assert await post(opened[0], "/api/approve", body) == 200  # the page's part is done: it hands over
+        await wait_for(pilot, lambda: app.screen is screen and not screen.busy, "the turn to end")
+        assert app.session.mode == "plan"
+        shown = transcript_text(screen)
+        assert plan.read_bytes() == before
+        assert "the comments saved with the approval were taken out of the plan again" in shown, shown
+
+
+async def test_plan_review_w_approve_whose_recording_fails_puts_the_plan_back(project: Path, opened):
+    """`/plan review`, then `w` and Approve on the page with a comment, and the ledger is torn: the
+    app says the approval was not recorded and the plan holds its bytes from before the page's save."""
+    lines = [
+        {"tool_calls": [{"name": "write_plan", "arguments": {"title": "Cache", "content": PLAN}}]},
+        {"text": "written"},
+    ]
+    provider = ScriptedProvider(parse_script("\n".join(json.dumps(line) for line in lines)))
+
+    def factory(ui, on_event):
+        return Session(project_root=project, provider=provider, ui=ui, on_event=on_event, plan_mode=True)
+
+    app = PlanviewApp(factory, project_root=project)
+    async with app.run_test(size=(110, 34)) as pilot:
+        screen = app.session_screen
+        screen.prompt.load_text("plan a cache")
+        screen.prompt.focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: not screen.busy and app.session.plan_path is not None, "the plan")
+        plan = app.session.plan_path
+        before = plan.read_bytes()
+        (project / ".planview" / "ledger.jsonl").write_bytes(TORN)
+        screen.prompt.load_text("/plan review")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review screen")
+        await pilot.press("w")
+        await wait_for(pilot, lambda: bool(opened), "the browser to be asked")
+        body = {"base_sha256": base(plan), "comments": [{"anchor_line": 5, "text": "How much faster?"}]}
+        assert await post(opened[0], "/api/approve", body) == 200
+        await wait_for(pilot, lambda: "Could not approve" in transcript_text(screen), "the refusal")
+        shown = transcript_text(screen)
+        assert plan.read_bytes() == before
+        assert "ledger broken" in shown and "planview audit --repair" in shown  # the cause, and its fix
+        assert "the comments saved with the approval were taken out of the plan again" in shown
+        assert app.session.mode == "plan"
+
+
+def transcript_text(screen) -> str:
+    """What the transcript says: its notices and the tools' results."""
+    from planview.tui.widgets.transcript import NoticeRow, ToolRow
+
+    notices = [row.render().plain for row in screen.transcript.query(NoticeRow)]
+    results = [row.result or "" for row in screen.transcript.query(ToolRow)]
+    return "\n".join(notices + results)

@@ -657,7 +657,13 @@ class ReviewScreen(Screen["ReviewDecision"]):
         from planview.plan.decision import Approved, Refine
 
         if decision.outcome == "approved" and decision.canonical_sha256 is not None:
-            self._decide(Approved(self.plan_path, decision.canonical_sha256, channel=BROWSER_CHANNEL))
+            # The page's comments are in the file now; the flow that records this approval takes
+            # them back out if it cannot (approval.flow.record_decision), as the page's route does.
+            self._decide(
+                Approved(
+                    self.plan_path, decision.canonical_sha256, channel=BROWSER_CHANNEL, saved=decision.saved
+                )
+            )
         elif decision.outcome == "saved":
             self._decide(Refine(feedback_message(decision.comments)))
         else:
