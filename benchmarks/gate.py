@@ -15,7 +15,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from planview.gate import GatePolicy, ToolCall, decide
+from planview.gate.calls import GatePolicy, ToolCall
+from planview.gate.policy import decide
 
 TARGET = 50_000
 

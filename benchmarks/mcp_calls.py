@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from planview.mcp_config import McpServerConfig  # noqa: E402
-from planview.session.mcp import McpHub  # noqa: E402
+from planview.session.mcp.hub import McpHub  # noqa: E402
 from planview.session.providers.scripted import ScriptedProvider  # noqa: E402
 from planview.session.session import Session  # noqa: E402
 

@@ -26,7 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from planview.gate import check_git_command, git_env
+from planview.gate import git_env
+from planview.gate.git_shell import check_git_command
 
 COMMANDS = ("git status", "git diff", "git log --oneline -20", "git show --stat HEAD", "git grep -n needle")
 

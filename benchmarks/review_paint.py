@@ -30,7 +30,7 @@ from textual.app import App, ComposeResult  # noqa: E402
 from textual.widgets import Markdown  # noqa: E402
 
 from planview.plan.document import parse_plan, parse_tokens  # noqa: E402
-from planview.tui.review import ReviewApp  # noqa: E402
+from planview.tui.review.app import ReviewApp  # noqa: E402
 from planview.tui.review.body import PlanBody  # noqa: E402
 from planview.tui.review.render import SectionRenderer  # noqa: E402
 

@@ -28,7 +28,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from planview.session.providers.scripted import ScriptedProvider  # noqa: E402
 from planview.session.session import Session  # noqa: E402
-from planview.session.tools import REGISTRY, ToolContext  # noqa: E402
+from planview.session.tools.base import ToolContext  # noqa: E402
+from planview.session.tools.registry import REGISTRY  # noqa: E402
 
 PLAN = "# Bench\n\n## Goal\n\nMeasure.\n\n## Steps\n\n- [ ] Edit the files\n- [ ] Check them\n"
 

@@ -58,7 +58,7 @@ async def press_w_to_paint(
     browser: Browser, plan: Path, home: Path
 ) -> tuple[float, float, int, dict[str, bytes]]:
     """(ms from `w` to the URL, ms from `w` to first contentful paint, page bytes, the bodies)."""
-    from planview.tui.review import ReviewApp
+    from planview.tui.review.app import ReviewApp
     from planview.web import review
 
     asked: list[tuple[str, float]] = []

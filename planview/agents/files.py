@@ -18,7 +18,8 @@ from pathlib import Path
 from acp import RequestError
 
 from planview.fileguard import NotAFileError, TooLargeError, open_regular, read_regular
-from planview.gate import GatePolicy, ToolCall, decide
+from planview.gate.calls import GatePolicy, ToolCall
+from planview.gate.policy import decide
 
 PLAN_READ_CAP = 1_000_000  # bytes of a plan file an agent names outside the project
 READ_CAP = 16 * 1024 * 1024  # bytes of one fs/read_text_file answer

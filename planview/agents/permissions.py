@@ -13,7 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from planview.gate import ToolCall
+from planview.gate.calls import ToolCall
 
 MUTATING_KINDS = frozenset({"edit", "delete", "move", "execute"})
 READ_KINDS = frozenset({"read", "search", "think"})

@@ -186,7 +186,7 @@ class AgentRequests(SessionBase):
         return await self._stop.waited(self._ask_user(state, options))
 
     def _gate(self, state: Any) -> Any:
-        from planview.gate import decide
+        from planview.gate.policy import decide
 
         call = perm.gate_call(
             state.kind, state.title, state.raw_input, state.locations, self.store.plans_dir, self.project_root

@@ -24,7 +24,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from planview.gate import GatePolicy, ToolCall, decide
+from planview.gate.calls import GatePolicy, ToolCall
+from planview.gate.policy import decide
 from planview.gate.read_scope import refusal
 
 __all__ = ["MUTATING_TOOLS", "PlanVerdict", "claude_plans_dir", "plan_mode_verdict"]

@@ -98,7 +98,9 @@ def run_demo(args: argparse.Namespace) -> int:
     from planview.commands.review import require_terminal
 
     require_terminal("planview demo", HEADLESS)  # before the sample project is copied
-    from planview.demo import DEMO_TASK, demo_provider, guide, prepare_demo_project
+    from planview.demo import guide
+    from planview.demo.agent import DEMO_TASK, demo_provider
+    from planview.demo.sample_project import prepare_demo_project
     from planview.invocation import planview_command
 
     command = planview_command()  # before the chdir: a relative argv[0] is relative to here

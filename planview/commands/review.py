@@ -127,7 +127,7 @@ def open_review(path: Path, home: Path | None) -> ReviewDecision:
     # waits until the first frame is on the terminal, then runs with those objects frozen.
     gc.disable()
     try:
-        from planview.tui.review import ReviewApp  # only the UI commands load textual
+        from planview.tui.review.app import ReviewApp  # only the UI commands load textual
 
         decision = ReviewApp(path, home=home, on_first_frame=_collect_again).run()
     finally:

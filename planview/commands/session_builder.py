@@ -78,7 +78,7 @@ class SessionSpec:
         return Session(**common)
 
     def make_provider(self) -> Any:
-        from planview.session.providers import make_provider
+        from planview.session.providers.factory import make_provider
 
         return make_provider(self.provider_name, self.model, self.script, self.config)
 
@@ -106,7 +106,7 @@ def prepare(
     saved = None
     if resume is not None:
         from planview.session.persistence import find_session, saved_provider
-        from planview.session.providers import saved_provider_args
+        from planview.session.providers.factory import saved_provider_args
 
         resume = find_session(store.home, resume or None).stem  # no such session: say so first
         saved = saved_provider(store.home, resume)

@@ -77,7 +77,7 @@ class SessionBase:
         mcp_servers: Sequence[Any] = (),
     ) -> None:
         from planview.approval.approvals import Approvals
-        from planview.gate import GatePolicy
+        from planview.gate.calls import GatePolicy
 
         self._project_root = Path(project_root).absolute()
         self.provider = provider
@@ -92,7 +92,7 @@ class SessionBase:
             plan_path_check=self._store.check_path,  # write_plan's plan_path: this store's own rule
             home=self._store.home,  # plan-mode readers may read the plans there (gate.read_scope)
         )
-        from planview.session.mcp import McpHub
+        from planview.session.mcp.hub import McpHub
 
         # The configured MCP servers: planview's own loop starts them; /mcp lists them in any session.
         self.mcp = McpHub(

@@ -18,11 +18,12 @@ from typing import TYPE_CHECKING
 from planview.errors import PlanviewError
 from planview.session.events import Event, ToolFinished, ToolStarted
 from planview.session.providers.base import ModelToolCall
-from planview.session.tools import ToolContext, ToolResult, ToolSet, headline, validate
+from planview.session.tools.base import ToolContext, ToolResult, validate
+from planview.session.tools.registry import ToolSet, headline
 
 if TYPE_CHECKING:
     from planview.gate.policy import GatePolicy
-    from planview.session.mcp import McpHub
+    from planview.session.mcp.hub import McpHub
     from planview.session.protocol import ToolHost
 
 
@@ -46,7 +47,8 @@ async def run_call(
     check_pin: Callable[[], str | None],
     plan_changed: Callable[[], str | None] = lambda: None,
 ) -> CallOutcome:
-    from planview.gate import ToolCall, decide
+    from planview.gate.calls import ToolCall
+    from planview.gate.policy import decide
 
     args = dict(call.arguments)
     line = headline(call.name, args)

@@ -29,7 +29,7 @@ from planview.session.conversation import (
 )
 from planview.session.events import Event, TextDelta
 from planview.session.providers.base import ModelRequest, ModelToolCall, Provider, TextChunk, ToolCallChunk
-from planview.session.tools import DEFAULT_TOOLS, ToolSet
+from planview.session.tools.registry import DEFAULT_TOOLS, ToolSet
 
 DEFAULT_MAX_REQUESTS = 200  # model requests in one user turn before the session stops a runaway loop
 
@@ -191,7 +191,7 @@ class Session(SessionBase):
         )
 
     async def _run_calls(self, calls: Sequence[ModelToolCall]) -> str | None:
-        from planview.session.tools import headline
+        from planview.session.tools.registry import headline
 
         stop: str | None = None
         for call in calls:

@@ -215,7 +215,7 @@ class PlanviewApp(App):
         return self.session.store.home if self.session is not None else None
 
     def _open_review(self, plan: Path, callback: Callable[[Any], None]) -> Any:
-        from planview.tui.review import ReviewScreen
+        from planview.tui.review.screen import ReviewScreen
 
         try:
             screen = ReviewScreen(plan, home=self._review_home())

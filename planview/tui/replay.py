@@ -19,7 +19,7 @@ def replay_conversation(
     Hidden runtime messages (the plan-mode note, the evidence packet) carry a `kind` and are skipped.
     Returns the number of messages shown.
     """
-    from planview.session.tools import headline
+    from planview.session.tools.registry import headline
 
     shown = 0
     names: dict[str, str] = {}

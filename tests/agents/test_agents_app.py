@@ -13,7 +13,7 @@ import pytest
 from planview.agents.session import build
 from planview.tui.app import PlanviewApp
 from planview.tui.confirm import ConfirmScreen
-from planview.tui.review import ReviewScreen
+from planview.tui.review.screen import ReviewScreen
 from planview.tui.widgets.transcript import AssistantRow, NoticeRow, ToolRow
 
 SIZE = (110, 34)

@@ -11,7 +11,8 @@ from planview.agents import permissions as perm
 from planview.agents.errors import AgentConfigError
 from planview.agents.modes import AgentModes, current_from_update
 from planview.agents.profiles import BUILTIN, GUARANTEE_TEXT, agent_spec, resolve_agent
-from planview.gate import GatePolicy, decide
+from planview.gate.calls import GatePolicy
+from planview.gate.policy import decide
 
 ROOT = Path("/repo")
 PLANS = ROOT / ".planview" / "plans"

@@ -209,7 +209,7 @@ def test_gate_without_action_exits_2_with_usage() -> None:
 def test_gate_never_imports_textual() -> None:
     code = (
         "import sys, planview.gate, planview.commands.gate, planview.gate.policy;"
-        "from planview.gate import decide; decide({'tool': 'write_plan', 'input': {'plan_path': 'a.md'}}, 'plan');"
+        "from planview.gate.policy import decide; decide({'tool': 'write_plan', 'input': {'plan_path': 'a.md'}}, 'plan');"
         "assert 'textual' not in sys.modules, 'textual imported'"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=60)

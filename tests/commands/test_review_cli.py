@@ -14,7 +14,7 @@ from planview import cli
 from planview.commands import review as review_cmd
 from planview.plan.canonical import canonical_sha256
 from planview.plan.decision import Approved, Keep, Refine
-from planview.tui.review import ReviewApp
+from planview.tui.review.app import ReviewApp
 
 PLAN = "# Ship it\n\n## Steps\n\n- [ ] one\n- [x] two\n"
 
@@ -187,7 +187,7 @@ def test_the_collector_waits_for_the_first_frame_and_always_comes_back(
     also when the screen ends before one (here: the app fails)."""
     import gc
 
-    import planview.tui.review as review_package
+    import planview.tui.review.app as review_app
 
     seen: dict[str, object] = {}
 
@@ -199,7 +199,7 @@ def test_the_collector_waits_for_the_first_frame_and_always_comes_back(
             seen["collecting"] = gc.isenabled()
             raise RuntimeError("the screen failed")
 
-    monkeypatch.setattr(review_package, "ReviewApp", FailingApp)
+    monkeypatch.setattr(review_app, "ReviewApp", FailingApp)
     monkeypatch.setattr(review_cmd, "require_terminal", lambda *args, **kwargs: None)
     try:
         with pytest.raises(RuntimeError, match="the screen failed"):

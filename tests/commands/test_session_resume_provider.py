@@ -8,7 +8,7 @@ import pytest
 from test_session_run_cli import PLAN, script
 
 from planview.cli import main
-from planview.session.providers import saved_provider_args
+from planview.session.providers.factory import saved_provider_args
 
 
 def test_saved_script_is_used_when_no_provider_is_given() -> None:

@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from planview.gate import check_git_command
 from planview.gate.git_paths import escapes
+from planview.gate.git_shell import check_git_command
 
 
 @pytest.fixture

@@ -6,8 +6,7 @@ from typing import Any
 
 import pytest
 
-from planview.gate import takes_path
-from planview.gate.path_guard import MAX_DEPTH, MAX_NODES, is_path_key, is_path_value
+from planview.gate.path_guard import MAX_DEPTH, MAX_NODES, is_path_key, is_path_value, takes_path
 
 PATH_KEYS = [
     "path",

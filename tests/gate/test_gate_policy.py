@@ -9,7 +9,8 @@ from typing import Any
 
 import pytest
 
-from planview.gate import Decision, GatePolicy, GateRefusal, ToolCall, decide
+from planview.gate.calls import Decision, GatePolicy, GateRefusal, ToolCall
+from planview.gate.policy import decide
 
 READ_ONLY_SCHEMA = {
     "type": "object",

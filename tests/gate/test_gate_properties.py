@@ -11,7 +11,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from planview.gate import ToolCall, check_git_command, decide, takes_path
+from planview.gate.calls import ToolCall
+from planview.gate.git_shell import check_git_command
+from planview.gate.path_guard import takes_path
+from planview.gate.policy import decide
 from planview.gate.shell_words import ShellRefusal, split_chain
 from planview.textsafe import sanitize_for_terminal
 

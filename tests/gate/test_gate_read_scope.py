@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from planview.gate import GatePolicy, ToolCall, decide
+from planview.gate.calls import GatePolicy, ToolCall
+from planview.gate.policy import decide
 from planview.gate.read_scope import inside, locate, read_roots, refusal
 
 

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from planview.gate import ToolCall, decide
+from planview.gate.calls import ToolCall
 from planview.gate.path_guard import schema_takes_path
+from planview.gate.policy import decide
 
 HINT = {"readOnlyHint": True}
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from planview.gate import check_git_command
+from planview.gate.git_shell import check_git_command
 from planview.gate.shell_words import ShellRefusal, Word, split_chain
 
 OK = None  # allowed: the reason must be empty

@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from planview.gate import check_git_command
+from planview.gate.git_shell import check_git_command
 from planview.session.providers.base import ModelToolCall
 from planview.session.providers.scripted import ScriptedProvider, parse_script
 from planview.session.session import Session

@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 
 from planview.commands.session_builder import prepare
-from planview.gate import ToolCall, decide
+from planview.gate.calls import ToolCall
+from planview.gate.policy import decide
 from planview.plan.errors import PlanPathError
 from planview.session.events import ToolFinished
 from planview.session.providers.scripted import ScriptedProvider

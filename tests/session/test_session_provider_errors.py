@@ -12,8 +12,7 @@ from typing import Any
 
 import pytest
 
-from planview.session.providers import ModelRequest, ProviderError
-from planview.session.providers.base import Done, ModelToolCall, ToolCallChunk
+from planview.session.providers.base import Done, ModelRequest, ModelToolCall, ProviderError, ToolCallChunk
 
 
 class Failing:

@@ -16,8 +16,15 @@ import pytest
 
 from planview.config import Config, ProviderConfig
 from planview.session.events import ToolFinished, TurnEnded
-from planview.session.providers import ModelRequest, ProviderError, ToolSchema, make_provider
-from planview.session.providers.base import Done, TextChunk, ToolCallChunk
+from planview.session.providers.base import (
+    Done,
+    ModelRequest,
+    ProviderError,
+    TextChunk,
+    ToolCallChunk,
+    ToolSchema,
+)
+from planview.session.providers.factory import make_provider
 from planview.session.providers.scripted import ScriptedProvider, ScriptError, parse_script
 from planview.session.session import Session
 

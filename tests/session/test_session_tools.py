@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from planview.session.tools import REGISTRY, ToolContext, ToolError, files, schemas_for, shell, validate
+from planview.session.tools import files, shell
+from planview.session.tools.base import ToolContext, ToolError, validate
+from planview.session.tools.registry import REGISTRY, schemas_for
 
 
 @dataclass

@@ -10,13 +10,14 @@ from pathlib import Path
 import pytest
 from textual.geometry import Region
 
-from planview.demo import DEMO_TASK, NOT_APPROVED, demo_provider, prepare_demo_project
+from planview.demo.agent import DEMO_TASK, NOT_APPROVED, demo_provider
+from planview.demo.sample_project import prepare_demo_project
 from planview.session.conversation import UserMessage
 from planview.session.providers.scripted import ScriptedProvider, parse_script
 from planview.session.session import Session
 from planview.tui.app import PlanviewApp
 from planview.tui.confirm import ConfirmScreen
-from planview.tui.review import ReviewScreen
+from planview.tui.review.screen import ReviewScreen
 from planview.tui.widgets.transcript import NoticeRow, ToolRow, UserRow
 
 SIZE = (110, 34)

@@ -15,7 +15,7 @@ from planview.plan.decision import Approved, Keep
 from planview.session.providers.scripted import ScriptedProvider, parse_script
 from planview.session.session import Session
 from planview.tui.app import PlanviewApp
-from planview.tui.review import ReviewScreen
+from planview.tui.review.screen import ReviewScreen
 
 PLAN = "# Tidy\n\n## Steps\n\n- [ ] one\n- [ ] two\n"
 

@@ -9,7 +9,7 @@ import pytest
 from planview.session.providers.scripted import ScriptedProvider, parse_script
 from planview.session.session import Session
 from planview.tui.app import PlanviewApp
-from planview.tui.review import ReviewScreen
+from planview.tui.review.screen import ReviewScreen
 from planview.tui.widgets.prompt import PromptInput
 
 

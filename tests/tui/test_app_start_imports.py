@@ -16,7 +16,9 @@ from pathlib import Path
 
 _PROBE = """
 import asyncio, json, os, sys
-from planview.demo import DEMO_TASK, demo_provider, guide, prepare_demo_project
+from planview.demo import guide
+from planview.demo.agent import DEMO_TASK, demo_provider
+from planview.demo.sample_project import prepare_demo_project
 from planview.commands.session_builder import prepare
 from planview.tui.app import PlanviewApp
 

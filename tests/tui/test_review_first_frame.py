@@ -19,9 +19,9 @@ from textual.widgets import Static
 from planview.plan.canonical import canonical_sha256
 from planview.plan.decision import Approved, Keep
 from planview.plan.reviews import ReviewBaselines
-from planview.tui.review import ReviewApp
 from planview.tui.review import body as body_module
 from planview.tui.review import screen as screen_module
+from planview.tui.review.app import ReviewApp
 from planview.tui.review.render import SectionRenderer
 
 SECTIONS = 150

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from textual.containers import VerticalScroll
 
-from planview.tui.review import ReviewApp
+from planview.tui.review.app import ReviewApp
 from planview.tui.review.keys import KeysHelp
 
 PLAN = "# Plan\n\n## Steps\n\n- [ ] one\n- [ ] two\n"

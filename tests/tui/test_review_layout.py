@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from planview.plan.reviews import ReviewBaselines
-from planview.tui.review import ReviewApp
 from planview.tui.review import body as body_module
+from planview.tui.review.app import ReviewApp
 
 
 def long_plan(sections: int = 60, items: int = 25) -> str:

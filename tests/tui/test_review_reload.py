@@ -8,7 +8,8 @@ from pathlib import Path
 
 from planview.plan.decision import Keep
 from planview.plan.reviews import ReviewBaselines
-from planview.tui.review import ReviewApp, ReviewScreen
+from planview.tui.review.app import ReviewApp
+from planview.tui.review.screen import ReviewScreen
 
 
 def make_plan(tweak: dict[int, str] | None = None, extra_first: int = 0) -> str:

@@ -7,7 +7,8 @@ from pathlib import Path
 from planview.plan.canonical import canonical_sha256
 from planview.plan.decision import Approved, Keep, Refine
 from planview.plan.reviews import ReviewBaselines
-from planview.tui.review import ReviewApp, ReviewScreen
+from planview.tui.review.app import ReviewApp
+from planview.tui.review.screen import ReviewScreen
 
 SECTIONS = 7
 

@@ -16,7 +16,8 @@ from planview.session.conversation import UserMessage
 from planview.session.providers.scripted import ScriptedProvider, parse_script
 from planview.session.session import Session
 from planview.tui.app import PlanviewApp
-from planview.tui.review import ReviewApp, ReviewScreen
+from planview.tui.review.app import ReviewApp
+from planview.tui.review.screen import ReviewScreen
 
 PLAN = "# Cache\n\n## Goal\n\nFaster reads.\n\n## Steps\n\n- [ ] add it\n- [ ] wire it\n"
 

@@ -12,7 +12,7 @@ import asyncio
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from planview.gate import decide
+from planview.gate.policy import decide
 from planview.session.events import Event, Mode, ToolFinished
 from planview.session.mcp.connection import McpCallError
 from planview.session.mcp.offer import gate_call

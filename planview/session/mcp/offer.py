@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from planview.gate import GatePolicy, ToolCall, decide
+from planview.gate.calls import GatePolicy, ToolCall
+from planview.gate.policy import decide
 from planview.session.events import Mode
 from planview.session.mcp.tools import McpTool
 from planview.session.providers.base import ToolSchema

@@ -1,8 +1,5 @@
-"""The plan review screen: a fast sectioned body, changed-section markers, gauge, inline refine."""
+"""The plan review screen: a fast sectioned body, changed-section markers, gauge, inline refine.
 
-from __future__ import annotations
-
-from planview.tui.review.app import ReviewApp
-from planview.tui.review.screen import ReviewScreen
-
-__all__ = ["ReviewApp", "ReviewScreen"]
+`app.ReviewApp` runs the screen on its own (`planview review`); `screen.ReviewScreen` is the screen
+itself, pushed by the session app too.
+"""

@@ -11,9 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from planview.gate import GatePolicy
+from planview.gate.calls import GatePolicy
 from planview.mcp_config import McpServerConfig
-from planview.session.mcp import McpCallError, McpHub
+from planview.session.mcp.connection import McpCallError
+from planview.session.mcp.hub import McpHub
 from planview.session.mcp.offer import mcp_schemas, verdicts
 
 pytest.importorskip("mcp", reason="the MCP tests need the mcp extra: pip install -e '.[test]'")
