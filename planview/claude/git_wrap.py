@@ -6,8 +6,10 @@ own bash neutralises them with its plan environment (`planview.gate.git_env`). C
 the command in its own shell, so the hook hands Claude a rewritten command (`updatedInput`) that
 carries the same neutralisation with it:
 
-    bash -c '<unset inherited GIT_*> <export the plan environment> <the git function> <command>'
+    /usr/bin/bash -c '<unset inherited GIT_*> <export the plan environment> <the git function> <command>'
 
+bash is named by its absolute path, found on the plan environment's PATH: Claude's shell looks a
+bare `bash` up on the user's PATH, where a relative entry (`bin:$PATH`) is the project's folder.
 The command itself is the one the gate checked, unchanged, run by bash with planview's `git`
 function in front of it.
 """
@@ -27,6 +29,8 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 def neutralised_command(command: str, root: Path, environ: Mapping[str, str] | None = None) -> str:
     """`command` wrapped so git runs with planview's plan environment (one git call to build it)."""
+    import shutil
+
     from planview.gate.git_env import plan_env_now, plan_script
 
     inherited = dict(os.environ if environ is None else environ)
@@ -39,4 +43,11 @@ def neutralised_command(command: str, root: Path, environ: Mapping[str, str] | N
     if exports:
         lines.append("export " + " ".join(f"{name}={shlex.quote(value)}" for name, value in exports))
     script = "\n".join(lines) + "\n" + plan_script(command)
-    return "bash -c " + shlex.quote(script)
+    bash = shutil.which("bash", path=env["PATH"])
+    if bash is None:
+        from planview.errors import PlanviewError
+
+        raise PlanviewError(
+            f"plan mode runs git through bash, and no bash was found on PATH ({env['PATH']}); install bash"
+        )
+    return f"{shlex.quote(bash)} -c {shlex.quote(script)}"

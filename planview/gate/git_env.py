@@ -12,6 +12,9 @@ Plan mode neutralises those with mechanisms git guarantees, in this order of pre
    credential helpers, tokens and programs included). `GIT_OPTIONAL_LOCKS=0`, no pager, no prompts,
    `GIT_WORK_TREE=<project>` so a `core.worktree` in the repository cannot point git elsewhere, and
    `GIT_CEILING_DIRECTORIES` so git never takes a repository above the project for the project's.
+   PATH keeps only absolute folders outside the project (`search_path`): an empty or relative entry
+   is the current folder, and plan-mode bash runs in the project, so `bin:$PATH` ran a repository's
+   own `bin/git` instead of git.
 2. Command-line config (`PLAN_CONFIG`, as GIT_CONFIG_COUNT/KEY/VALUE). It outranks every config
    file, and git hands it on to every git it starts, submodules included. It switches off fsmonitor,
    hooks, pagers, credential helpers, transports (`protocol.allow=never`), signature display,
@@ -137,10 +140,25 @@ def base_env(project_root: Path, inherited: Mapping[str, str] | None = None) -> 
         if not name.startswith("GIT_") and name not in DROPPED_ENV
     }
     env.update(PLAN_ENV)
+    env["PATH"] = search_path(env.get("PATH"), project_root)
     if os.path.lexists(Path(project_root) / ".git"):
         env["GIT_WORK_TREE"] = str(project_root)  # outranks the repository's core.worktree
     _put_config(env, PLAN_CONFIG)
     return env
+
+
+def search_path(value: str | None, project_root: Path) -> str:
+    """PATH with only absolute folders that lie outside the project, in their order (os.defpath
+    when none is left): the programs plan mode runs are the system's, never ones the project ships."""
+    inside = os.path.realpath(project_root).rstrip(os.sep) + os.sep
+    kept: list[str] = []
+    for entry in (value or "").split(os.pathsep):
+        if not os.path.isabs(entry) or entry in kept:
+            continue
+        real = os.path.realpath(entry).rstrip(os.sep) + os.sep
+        if not real.startswith(inside):
+            kept.append(entry)
+    return os.pathsep.join(kept) or os.defpath
 
 
 def _put_config(env: dict[str, str], pairs: tuple[tuple[str, str], ...] | list[tuple[str, str]]) -> None:
