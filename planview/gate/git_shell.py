@@ -15,6 +15,7 @@ from typing import NamedTuple
 from planview.gate.calls import show
 from planview.gate.git_forms import SHAPED
 from planview.gate.git_paths import STUCK_ARG, escapes, file_values, outside_project
+from planview.gate.git_store import borrowed_store
 from planview.gate.shell_words import ShellRefusal, split_chain
 
 __all__ = ["READ_ONLY_SUBCOMMANDS", "GitCheck", "check_git_command"]
@@ -287,7 +288,8 @@ def _check_git(args: Sequence[str], root: Path | None) -> str | None:
 def check_git_command(command: str, root: Path | str | None = None) -> GitCheck:
     """Whether `bash` may run `command` in plan mode; the reason names the fix when it may not.
 
-    With `root` (the project root) path words are also resolved on disk, symlinks followed.
+    With `root` (the project root) path words are also resolved on disk, symlinks followed, and the
+    repository's object store must be its own (planview.gate.git_store).
     """
     if not isinstance(command, str):
         return GitCheck(False, "bash needs the command as a string")
@@ -311,4 +313,7 @@ def check_git_command(command: str, root: Path | str | None = None) -> GitCheck:
         reason = _check_git([word.value for word in segment[1:]], base)
         if reason is not None:
             return GitCheck(False, reason)
+    borrowed = borrowed_store(base) if base is not None else None
+    if borrowed is not None:  # checked last: a refused form keeps its own, more specific reason
+        return GitCheck(False, borrowed)
     return GitCheck(True, "")

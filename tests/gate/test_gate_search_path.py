@@ -58,7 +58,9 @@ async def test_plan_mode_bash_never_runs_a_program_from_the_project(
     elif entry == "INSIDE":
         entry = str(root / "bin")
     monkeypatch.setenv("PATH", f"{entry}:{os.environ['PATH']}")
-    result = (await _session(root).run_tool_call(ModelToolCall("c1", "bash", {"command": "git status"}))).result
+    result = (
+        await _session(root).run_tool_call(ModelToolCall("c1", "bash", {"command": "git status"}))
+    ).result
     assert not marker.exists(), f"the project's {marker.read_text().strip()} ran in plan mode"
     assert "No commits yet" in result.text or "On branch" in result.text, result.text
 

@@ -1,0 +1,144 @@
+"""Whether the project's repository reads objects from a store outside the project.
+
+`objects/info/alternates` lists object stores git reads as its own (`git clone --reference` and
+`--shared` write it; a hostile repository can write it by hand), and `objects` itself can be a
+symlink. Read-only git then shows that store's commits and files: `git show <id>` prints one, and
+`git cat-file --batch-all-objects --batch` prints all of them, though no ref of the project reaches
+them (verified with git 2.39, tests/gate/test_gate_object_store.py). Git has no setting that
+ignores alternates, and every command that takes a revision can reach them (an ambiguous short id
+even lists candidates), so plan mode runs no git in such a repository; the readers still work.
+
+A store is the repository's own when it lies inside the project or inside the repository's common
+git folder (a linked worktree's objects live in the main repository, outside the worktree). git
+follows an alternate's own alternates to depth 5, and so does this check. Only files are read: the
+gate stays free of processes.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+import stat
+
+from planview.fileguard import NotAFileError, TooLargeError, kind_of, read_regular
+
+__all__ = ["borrowed_store"]
+
+_CAP = 1024 * 1024
+_MAX_DEPTH = 5  # git's own limit on nested alternates
+
+
+def _small(path: str) -> bytes | None:
+    """A git file's bytes; None when it does not exist."""
+    try:
+        return read_regular(path, _CAP, "git file")
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+
+
+def _common_dir(root: str) -> str | None:
+    """The repository's common git folder for the project at `root`, None when there is no repository."""
+    dot = os.path.join(root, ".git")
+    try:
+        mode = os.stat(dot).st_mode
+    except OSError:
+        # A bare repository as the project: git takes the folder itself.
+        bare = all(os.path.exists(os.path.join(root, name)) for name in ("HEAD", "objects", "refs"))
+        return root if bare else None
+    if stat.S_ISDIR(mode):
+        gitdir = dot
+    else:
+        try:
+            line = (_small(dot) or b"").rstrip(b"\r\n")
+        except (NotAFileError, TooLargeError, OSError):
+            return None  # git cannot use it either
+        if not line.startswith(b"gitdir: "):
+            return None
+        gitdir = os.path.join(root, os.fsdecode(line[len(b"gitdir: ") :]))
+    try:
+        pointer = _small(os.path.join(gitdir, "commondir"))
+    except (NotAFileError, TooLargeError, OSError):
+        pointer = None
+    if pointer is not None and pointer.strip():
+        return os.path.join(gitdir, os.fsdecode(pointer.strip()))
+    return gitdir
+
+
+def _within(path: str, folders: tuple[str, ...]) -> bool:
+    real = os.path.realpath(path)
+    return any(real == folder or real.startswith(folder.rstrip(os.sep) + os.sep) for folder in folders)
+
+
+def _entries(data: bytes) -> list[str]:
+    """The stores an alternates file names, as git parses them: one a line, `#` comments and
+    blank lines skipped, a line starting with `"` C-unquoted, a trailing slash dropped."""
+    found: list[str] = []
+    for line in data.split(b"\n"):
+        if not line or line.startswith(b"#"):
+            continue
+        if line.startswith(b'"') and line.endswith(b'"') and len(line) > 1:
+            line = codecs.escape_decode(line[1:-1])[0]
+        found.append(os.fsdecode(line.rstrip(b"/") or b"/"))
+    return found
+
+
+def _reason(store: str, listed_in: str) -> str:
+    return (
+        f"this repository borrows objects from {store} (listed in {listed_in}), outside the project: "
+        "plan-mode git would show that store's commits and files, so it does not run here. Look at files "
+        "with the read / grep / find / ls tools; the user can make the repository self-contained by "
+        f"running `git repack -a -d` in it and then deleting {listed_in}"
+    )
+
+
+def _kind(path: str) -> str:
+    try:
+        return kind_of(os.stat(path).st_mode)
+    except OSError:
+        return "not a regular file"
+
+
+def _walk(objects: str, own: tuple[str, ...], depth: int) -> str | None:
+    listed_in = os.path.join(objects, "info", "alternates")
+    try:
+        data = _small(listed_in)
+    except NotAFileError:
+        return (
+            f"{listed_in} is {_kind(listed_in)}, so the object stores it lists cannot be checked; plan-mode "
+            "git does not run here. Look at files with the read / grep / find / ls tools, and move the "
+            "file aside if git should run"
+        )
+    except (TooLargeError, OSError) as exc:
+        return (
+            f"{listed_in} cannot be checked ({exc}); plan-mode git does not run here. Look at files with "
+            "the read / grep / find / ls tools"
+        )
+    if data is None:
+        return None
+    for entry in _entries(data):
+        store = entry if os.path.isabs(entry) else os.path.join(objects, entry)
+        if not _within(store, own):
+            return _reason(os.path.normpath(store), listed_in)
+        if depth < _MAX_DEPTH:
+            nested = _walk(store, own, depth + 1)
+            if nested is not None:
+                return nested
+    return None
+
+
+def borrowed_store(project_root: os.PathLike[str] | str) -> str | None:
+    """Why plan-mode git may not run in the project's repository (its objects come from a store
+    outside the project, or that cannot be checked), or None when its object store is its own."""
+    root = os.path.abspath(os.fspath(project_root))
+    common = _common_dir(root)
+    if common is None:
+        return None
+    own = (os.path.realpath(root), os.path.realpath(common))
+    objects = os.path.join(common, "objects")
+    if not _within(objects, own):
+        return (
+            f"this repository's object folder {objects} leads to {os.path.realpath(objects)}, outside the "
+            "project: plan-mode git would show that store's commits and files, so it does not run here. "
+            "Look at files with the read / grep / find / ls tools"
+        )
+    return _walk(objects, own, 0)
