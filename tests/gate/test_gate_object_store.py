@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from planview.gate import check_git_command
+from planview.gate.git_shell import check_git_command
 from planview.gate.git_store import borrowed_store
 from planview.session.providers.base import ModelToolCall
 from planview.session.providers.scripted import ScriptedProvider, parse_script
