@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import re
 import stat
-from dataclasses import dataclass
+from collections import namedtuple
 from pathlib import Path
 
 from planview.atomic import atomic_write
@@ -38,10 +38,10 @@ class HomeError(PlanviewError):
     """The planview home cannot be created or used; the message names the folder and the fix."""
 
 
-@dataclass(frozen=True)
-class HomeLayout:
+class HomeLayout(namedtuple("HomeLayout", "root")):
     """Every file and folder planview keeps under one home (`<repo>/.planview` or the user data dir)."""
 
+    __slots__ = ()  # a named tuple, not a dataclass: on every command's start-up (benchmarks/README.md)
     root: Path
 
     @property

@@ -23,9 +23,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import threading
+from _thread import RLock  # threading's own RLock, without importing threading (start-up time)
+from collections import namedtuple
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
@@ -66,40 +66,44 @@ _TORN_HINT = (
 )
 
 
-@dataclass(frozen=True)
-class Repair:
+class Repair(namedtuple("Repair", "removed backup line")):
     """What `Ledger.repair` did: the bytes of the torn line removed and where the backup went."""
 
+    __slots__ = ()  # a named tuple, not a dataclass: on every command's start-up (benchmarks/README.md)
     removed: int
     backup: Path | None
     line: int | None  # the torn line's number, when one was removed
 
 
-@dataclass(frozen=True)
-class _Snapshot:
+class _Snapshot(
+    namedtuple("_Snapshot", "data count last_hash trusted tail events hasher", defaults=(None, None))
+):
     """A ledger read under the lock and found good: its bytes and how much of them is vouched for."""
 
+    __slots__ = ()  # a named tuple, not a dataclass: on every command's start-up (benchmarks/README.md)
     data: bytes
     count: int  # events
     last_hash: str  # of the newest line (GENESIS when empty)
     trusted: int  # data[:trusted] is what ledger.head vouches for (never parsed on the fast path)
     tail: tuple[Mapping[str, Any], ...]  # events after `trusted` (parsed and chain-checked)
-    events: tuple[Mapping[str, Any], ...] | None = None  # every event, when a full walk was needed
-    hasher: Any = None  # sha256 of `data` so far (hashlib object), when the fast path computed it
+    events: tuple[Mapping[str, Any], ...] | None  # every event, when a full walk was needed
+    hasher: Any  # sha256 of `data` so far (hashlib object), when the fast path computed it
 
     def digest(self) -> Any:
         """A sha256 object over `data` (a copy: the caller may go on updating it)."""
         return self.hasher.copy() if self.hasher is not None else hashlib.sha256(self.data)
 
 
-@dataclass
 class _LockState:
     """This Ledger object's hold on `ledger.lock`: re-entrant within the process."""
 
-    depth: int = 0
-    exclusive: bool = False
-    fd: int | None = None
-    guard: threading.RLock = field(default_factory=threading.RLock)
+    __slots__ = ("depth", "exclusive", "fd", "guard")
+
+    def __init__(self) -> None:
+        self.depth = 0
+        self.exclusive = False
+        self.fd: int | None = None
+        self.guard = RLock()
 
 
 class Ledger:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from collections import namedtuple
 from types import MappingProxyType
 
 from planview.nesting import too_deep_json
@@ -39,16 +39,16 @@ def utc_now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-@dataclass(frozen=True)
-class Head:
+class Head(namedtuple("Head", "seq sha256 length digest pending", defaults=(None, None, None))):
     """`ledger.head`: what planview last wrote. `length`/`digest` are None in a head written by a
     planview before they existed (such a head is checked by the full walk, strictly)."""
 
+    __slots__ = ()  # a named tuple, not a dataclass: on every command's start-up (benchmarks/README.md)
     seq: int
     sha256: str | None
-    length: int | None = None
-    digest: str | None = None
-    pending: str | None = None
+    length: int | None
+    digest: str | None
+    pending: str | None
 
     def to_json(self) -> str:
         data: dict[str, Any] = {

@@ -6,8 +6,8 @@ not edited after the fact, not that its events carry the fields planview reads.
 
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Mapping
-from dataclasses import dataclass
 
 from planview.approval.errors import LedgerError
 
@@ -18,10 +18,16 @@ if TYPE_CHECKING:
     PlanState = Literal["approved", "stale", "not approved"]
 
 
-@dataclass(frozen=True)
-class ApprovalRecord:
+class ApprovalRecord(
+    namedtuple(
+        "ApprovalRecord",
+        "seq plan canonical_sha256 file_sha256 artifact bytes approver at commit packet_sha256 channel",
+        defaults=(None, None),
+    )
+):
     """One `approved` ledger event, read back field by field."""
 
+    __slots__ = ()  # a named tuple, not a dataclass: on every command's start-up (benchmarks/README.md)
     seq: int
     plan: str  # path relative to the project root
     canonical_sha256: str
@@ -31,41 +37,49 @@ class ApprovalRecord:
     approver: str
     at: str  # UTC ISO 8601
     commit: str | None  # git HEAD at approval time
-    packet_sha256: str | None = None
-    channel: str | None = None  # how the person approved (see approval/channels.py); None: before channels
+    packet_sha256: str | None
+    channel: str | None  # how the person approved (see approval/channels.py); None: before channels
 
 
-@dataclass(frozen=True)
-class Revocation:
+class Revocation(
+    namedtuple("Revocation", "seq plan changed_sections reason revokes channel", defaults=(None, None))
+):
     """One `revoked` ledger event: which approval it ended and why."""
 
+    __slots__ = ()  # a named tuple, not a dataclass: on every command's start-up (benchmarks/README.md)
     seq: int
     plan: str
     changed_sections: tuple[str, ...]
     reason: str
-    revokes: int | None = None  # seq of the approval it revoked
-    channel: str | None = None  # what noticed the change and recorded it
+    revokes: int | None  # seq of the approval it revoked
+    channel: str | None  # what noticed the change and recorded it
 
 
-@dataclass(frozen=True)
-class ApprovalEntry:
+class ApprovalEntry(namedtuple("ApprovalEntry", "record revocation")):
     """An approval with the revocation that ended it, if any (the history's unit)."""
 
+    __slots__ = ()  # a named tuple, not a dataclass: on every command's start-up (benchmarks/README.md)
     record: ApprovalRecord
     revocation: Revocation | None  # set once the approval was revoked
 
 
-@dataclass(frozen=True)
-class PlanStatus:
+class PlanStatus(
+    namedtuple(
+        "PlanStatus",
+        "plan state record changed_sections revoked detail empty",
+        defaults=((), False, "", False),
+    )
+):
     """What `planview status` says of one plan: approved, stale or not approved, and why."""
 
+    __slots__ = ()  # a named tuple, not a dataclass: on every command's start-up (benchmarks/README.md)
     plan: str
     state: PlanState
     record: ApprovalRecord | None  # the newest approval of the plan (even when revoked)
-    changed_sections: tuple[str, ...] = ()
-    revoked: bool = False
-    detail: str = ""
-    empty: bool = False  # nothing to approve (planview.approval.approvals.plan_is_empty)
+    changed_sections: tuple[str, ...]
+    revoked: bool
+    detail: str
+    empty: bool  # nothing to approve (planview.approval.approvals.plan_is_empty)
 
     @property
     def exit_code(self) -> int:

@@ -180,6 +180,8 @@ def _jsonable(value: Any) -> Any:
 
     if is_dataclass(value) and not isinstance(value, type):
         return {f.name: _jsonable(getattr(value, f.name)) for f in fields(value)}
+    if isinstance(value, tuple) and hasattr(value, "_asdict"):  # a named tuple record (ApprovalRecord, …)
+        return {name: _jsonable(item) for name, item in value._asdict().items()}
     if isinstance(value, Path):
         return str(value)
     if isinstance(value, dict):

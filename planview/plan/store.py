@@ -15,8 +15,8 @@ import hashlib
 import os
 import re
 import unicodedata
+from collections import namedtuple
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 
 from planview import atomic
@@ -56,22 +56,24 @@ MAX_READ_BYTES = 2 * 1024 * 1024  # what it reads as a plan (review, steps, plan
 SLUG_MAX = 60
 
 
-@dataclass(frozen=True)
-class PlanInfo:
+class PlanInfo(
+    namedtuple("PlanInfo", "path title steps_done steps_total mtime unreadable", defaults=(None,))
+):
     """A saved plan as `planview plans` lists it."""
 
+    __slots__ = ()  # a named tuple, not a dataclass: on every command's start-up (benchmarks/README.md)
     path: Path
     title: str
     steps_done: int
     steps_total: int
     mtime: float
-    unreadable: str | None = None  # why it cannot be read as a plan (listed anyway, by file name)
+    unreadable: str | None  # why it cannot be read as a plan (listed anyway, by file name)
 
 
-@dataclass(frozen=True)
-class WrittenPlan:
+class WrittenPlan(namedtuple("WrittenPlan", "path bytes")):
     """Where a save put the plan, and how many bytes it wrote."""
 
+    __slots__ = ()  # a named tuple, not a dataclass: on every command's start-up (benchmarks/README.md)
     path: Path
     bytes: int
 

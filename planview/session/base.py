@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
@@ -268,7 +267,7 @@ class SessionBase:
             SessionState(
                 mode=state.mode,
                 plan_path=str(state.plan) if state.plan else None,
-                approval=asdict(state.pin) if state.pin is not None else None,
+                approval=state.pin._asdict() if state.pin is not None else None,
                 todos=self._todos,
                 deferred=self._deferred,
                 provider=self._provider_snapshot(),

@@ -113,6 +113,9 @@ def test_status_of_an_approved_plan_imports_no_ui(project: Path, plan: Path) -> 
         "planview.approval.ledger_chain",
     )
     assert forbidden(result["modules"], only_for_writers) == []
+    # Its value types are named tuples and its lock needs no `threading`: dataclasses (with inspect,
+    # ast and dis) and threading cost about a third of status's start-up (benchmarks/README.md).
+    assert forbidden(result["modules"], ("dataclasses", "inspect", "threading")) == []
     # Ticked since: still approved (the canonical hash decides, so the parser loads).
     plan.write_text(plan.read_text().replace("- [ ] Rewrite", "- [x] Rewrite"))
     ticked = loaded(project, "status", str(plan))
