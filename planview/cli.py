@@ -16,6 +16,7 @@ from planview.errors import PlanviewError
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
     import argparse
+    from typing import Any
 
 # Order is the order of `planview --help`.
 COMMAND_MODULES = ("app", "review", "run", "plans", "approval", "gate", "claude")
@@ -40,7 +41,18 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     """The CLI; when `argv` starts with a subcommand, only the module that registers it is loaded."""
     import argparse  # not at module level: `planview claude hook` answers without it
 
-    parser = argparse.ArgumentParser(
+    class Formatter(argparse.HelpFormatter):
+        # Given the width, argparse's formatter does not import shutil (with zlib, bz2 and lzma):
+        # argparse builds one for every add_argument, to check its metavar.
+        def __init__(self, prog: str) -> None:
+            super().__init__(prog, width=terminal_columns() - 2)
+
+    class Parser(argparse.ArgumentParser):  # add_subparsers makes every subcommand's parser one too
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            kwargs.setdefault("formatter_class", Formatter)
+            super().__init__(*args, **kwargs)
+
+    parser = Parser(
         prog="planview",
         description="A plan-first terminal cockpit for coding agents.",
     )
@@ -56,6 +68,23 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         module.register(subparsers)
     _root_options_reach_subcommands(parser, subparsers)
     return parser
+
+
+def terminal_columns() -> int:
+    """The width `shutil.get_terminal_size` gives (COLUMNS, else the terminal's, else 80), without
+    importing shutil."""
+    import os
+
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns if columns > 0 else 80
 
 
 def _root_options_reach_subcommands(parser: argparse.ArgumentParser, subparsers: argparse.Action) -> None:

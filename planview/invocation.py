@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import shlex
-import shutil
 import sys
 from pathlib import Path
 
@@ -30,6 +29,8 @@ def planview_command(argv0: str | None = None, *, path: str | None = None, here:
     module = f"{shlex.quote(sys.executable)} -m planview"
     if not Path(argv0).name.lower().startswith("planview"):  # python -m planview, or embedded (tests)
         return module
+    import shutil  # not at module level: `planview status` prints no hint when the plan is approved
+
     on_path = shutil.which("planview", path=path)
     if os.sep not in argv0 and not (os.altsep and os.altsep in argv0):  # typed as a bare name: PATH found it
         return "planview" if on_path else module

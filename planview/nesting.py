@@ -13,20 +13,20 @@ import re
 
 MAX_DEPTH = 64
 
-# Strings (where brackets do not count) and the brackets themselves.
-_JSON_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]', re.DOTALL)
+# Strings (where brackets do not count) and the brackets themselves. Compiled (and cached by `re`)
+# only for text with enough brackets to need a scan: every command's start-up reads a JSON file.
+_JSON_TOKENS = r'"(?:[^"\\]|\\.)*"?|[\[\]{}]'
 # TOML adds literal and multi-line strings and comments.
-_TOML_TOKENS = re.compile(
-    r'"""(?:[^\\]|\\.)*?(?:"""|$)|\'\'\'.*?(?:\'\'\'|$)|"(?:[^"\\\n]|\\.)*"?|\'[^\'\n]*\'?|#[^\n]*|[\[\]{}]',
-    re.DOTALL,
+_TOML_TOKENS = (
+    r'"""(?:[^\\]|\\.)*?(?:"""|$)|\'\'\'.*?(?:\'\'\'|$)|"(?:[^"\\\n]|\\.)*"?|\'[^\'\n]*\'?|#[^\n]*|[\[\]{}]'
 )
 
 
-def _depth(text: str, tokens: re.Pattern[str], limit: int) -> int:
+def _depth(text: str, tokens: str, limit: int) -> int:
     if text.count("[") + text.count("{") <= limit:
         return 0  # cannot nest deeper than the limit: skip the scan
     depth = deepest = 0
-    for match in tokens.finditer(text):
+    for match in re.finditer(tokens, text, re.DOTALL):
         char = match.group()
         if char in "[{":
             depth += 1

@@ -150,8 +150,6 @@ def run_status(args: argparse.Namespace) -> int:
             )
         )
         return status.exit_code
-    from planview.invocation import planview_command
-
     lines = [f"{status.state}: {status.plan}"]
     record = status.record
     if status.empty:  # `planview approve` would refuse it: no hint to run that
@@ -168,9 +166,9 @@ def run_status(args: argparse.Namespace) -> int:
             lines.extend(f"    - {name}" for name in status.changed_sections)
         else:
             lines.append(f"  {status.detail}")
-        lines.append(f"  approve it again: {planview_command()} approve {_quote(store.relative(path))}")
+        lines.append(f"  approve it again: {_planview()} approve {_quote(store.relative(path))}")
     else:
-        lines.append(f"  approve it: {planview_command()} approve {_quote(store.relative(path))}")
+        lines.append(f"  approve it: {_planview()} approve {_quote(store.relative(path))}")
     print(_for_terminal("\n".join(lines)))
     return status.exit_code
 
@@ -181,6 +179,13 @@ def _for_terminal(text: str) -> str:
     from planview.textsafe import sanitize_for_terminal
 
     return sanitize_for_terminal(text)
+
+
+def _planview() -> str:
+    """The command word for a hint (imported only for one: an approved plan's status prints none)."""
+    from planview.invocation import planview_command
+
+    return planview_command()
 
 
 def _quote(text: str) -> str:

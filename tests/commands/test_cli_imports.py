@@ -42,8 +42,8 @@ PLAN = """\
 """
 
 
-def loaded(project: Path, *argv: str, stdin: str = "") -> dict:
-    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull}
+def loaded(project: Path, *argv: str, stdin: str = "", env: dict[str, str] | None = None) -> dict:
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull, **(env or {})}
     report = project.parent / "probe.json"
     result = subprocess.run(
         [sys.executable, "-c", _PROBE, str(report), *argv],
@@ -116,6 +116,9 @@ def test_status_of_an_approved_plan_imports_no_ui(project: Path, plan: Path) -> 
     # Its value types are named tuples and its lock needs no `threading`: dataclasses (with inspect,
     # ast and dis) and threading cost about a third of status's start-up (benchmarks/README.md).
     assert forbidden(result["modules"], ("dataclasses", "inspect", "threading")) == []
+    # Nor shutil (argparse's formatter imports it unless told the width) or shlex: an approved
+    # plan's status prints no command hint.
+    assert forbidden(result["modules"], ("shutil", "shlex", "planview.invocation")) == []
     # Ticked since: still approved (the canonical hash decides, so the parser loads).
     plan.write_text(plan.read_text().replace("- [ ] Rewrite", "- [x] Rewrite"))
     ticked = loaded(project, "status", str(plan))
@@ -151,3 +154,26 @@ def test_a_subcommand_alone_parses_and_helps_as_in_the_whole_cli(project: Path) 
     assert bad["code"] == 2 and "unrecognized arguments: --no-such-flag" in bad["err"]
     unknown = loaded(project, "no-such-command")
     assert unknown["code"] == 2 and "invalid choice" in unknown["err"] and "review" in unknown["err"]
+
+
+@pytest.mark.parametrize("columns", ["50", "200", "0", "-3", "wide", None])
+def test_the_help_width_is_the_one_shutil_would_give(
+    monkeypatch: pytest.MonkeyPatch, columns: str | None
+) -> None:
+    import shutil
+
+    from planview.cli import terminal_columns
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    assert terminal_columns() == shutil.get_terminal_size().columns
+
+
+def test_help_wraps_at_the_width_columns_names(project: Path) -> None:
+    narrow = loaded(project, "status", "--help", env={"COLUMNS": "50"})
+    wide = loaded(project, "status", "--help", env={"COLUMNS": "200"})
+    assert narrow["code"] == wide["code"] == 0
+    assert max(len(line) for line in narrow["out"].splitlines()) <= 48
+    assert max(len(line) for line in wide["out"].splitlines()) > 60
