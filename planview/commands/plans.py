@@ -17,7 +17,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         help="list the saved plans, newest first",
         description="List the plans in the plans folder (.planview/plans in a git repository), newest first, "
         "with their title and steps done/total; a plan that cannot be read (not UTF-8, over the size "
-        'limit) is listed as "unreadable: why" ("unreadable" in --json, else null).',
+        "limit, a symlink, a FIFO or a folder named like a plan, which are never opened) is listed as "
+        '"unreadable: why" ("unreadable" in --json, else null).',
     )
     plans.add_argument("--json", action="store_true", help="print a JSON list instead of a table")
     plans.add_argument(

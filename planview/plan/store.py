@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
+import stat
 import unicodedata
 from collections import namedtuple
 from collections.abc import Iterable, Mapping
@@ -219,9 +220,11 @@ def decode_plan(path: Path, data: bytes) -> str:
         raise PlanReadError(f"{_show(path)} is {not_utf8(exc)}; save the plan as UTF-8") from exc
 
 
-def _plan_files(folder: Path) -> list[tuple[Path, int]]:
-    """Regular, visible .md files directly in `folder` (symlinks skipped) with their mtime_ns."""
-    found: list[tuple[Path, int]] = []
+def _plan_files(folder: Path) -> list[tuple[Path, int, str | None]]:
+    """Visible .md entries directly in `folder`, with their mtime_ns and, for an entry that is no
+    regular file (a symlink, a FIFO, a folder), why it is not a plan. Such an entry is never opened:
+    a FIFO would block the reader, and a link may point anywhere."""
+    found: list[tuple[Path, int, str | None]] = []
     try:
         entries = list(os.scandir(folder))
     except (FileNotFoundError, NotADirectoryError):
@@ -230,9 +233,9 @@ def _plan_files(folder: Path) -> list[tuple[Path, int]]:
         if entry.name.startswith(".") or not entry.name.endswith(".md") or entry.name.lower() == "readme.md":
             continue  # a folder's README describes the plans; it is not one
         try:
-            if entry.is_symlink() or not entry.is_file(follow_symlinks=False):
-                continue
-            found.append((Path(entry.path), entry.stat(follow_symlinks=False).st_mtime_ns))
+            info = entry.stat(follow_symlinks=False)
+            odd = None if stat.S_ISREG(info.st_mode) else _not_a_plan(Path(entry.path), info.st_mode)
+            found.append((Path(entry.path), info.st_mtime_ns, odd))
         except OSError:  # vanished between scandir and stat
             continue
     # Newest first; equal mtimes fall back to the name, later names (later stamps) first.
@@ -240,17 +243,35 @@ def _plan_files(folder: Path) -> list[tuple[Path, int]]:
     return found
 
 
-def _info(path: Path, mtime_ns: int) -> PlanInfo:
+def _not_a_plan(path: Path, mode: int) -> str:
+    """Why an entry that is no regular file is listed but not read (the same refusal status and approve give)."""
+    from planview.fileguard import kind_of
+
+    if not stat.S_ISLNK(mode):
+        return f"{kind_of(mode)}, not a plan file; move it aside"
+    try:
+        target = os.readlink(path)
+    except OSError:
+        target = "?"
+    if not os.path.exists(path):
+        return f"a symbolic link to {_show(target)}, which does not exist; remove the link"
+    return (
+        f"a symbolic link to {_show(target)}; planview reads no links in the plans folder: "
+        "replace the link with the plan file itself"
+    )
+
+
+def _info(path: Path, mtime_ns: int, odd: str | None = None) -> PlanInfo:
     from planview.fileguard import TooLargeError, read_regular
     from planview.plan.document import parse_plan  # lazy: the path checks stay import-light
     from planview.plan.steps import extract_steps
 
     # Unreadable, not UTF-8 or over the cap: still listed (by file name), never silently dropped,
     # and marked with why, since steps, status and approve refuse it.
-    text, unreadable = "", None
+    text, unreadable = "", odd
     try:
-        data = read_regular(path, MAX_READ_BYTES, "plan")
-        text = data.decode("utf-8")
+        if odd is None:
+            text = read_regular(path, MAX_READ_BYTES, "plan").decode("utf-8")
     except UnicodeDecodeError as exc:
         unreadable = not_utf8(exc)
     except TooLargeError:
@@ -273,8 +294,9 @@ def _info(path: Path, mtime_ns: int) -> PlanInfo:
 
 
 def list_plans(folder: Path) -> list[PlanInfo]:
-    """The plans directly in `folder`, newest first (mtime, ties by name); symlinks, dotfiles and README.md skipped."""
-    return [_info(path, mtime) for path, mtime in _plan_files(Path(folder))]
+    """The plans directly in `folder`, newest first (mtime, ties by name); dotfiles and README.md skipped,
+    and a symlink, FIFO or folder named like a plan listed as unreadable (never opened)."""
+    return [_info(path, mtime, odd) for path, mtime, odd in _plan_files(Path(folder))]
 
 
 # ---------------------------------------------------------------------------------------------- store
@@ -535,12 +557,12 @@ class PlanStore:
     # -- listing ---------------------------------------------------------------------------------
 
     def list(self) -> list[PlanInfo]:
-        """The folder's plans, newest first (mtime, ties by name), symlinks and dotfiles skipped."""
+        """The folder's plans, newest first (mtime, ties by name); see `list_plans`."""
         return list_plans(self.plans_dir)
 
     def latest(self) -> Path | None:
-        files = _plan_files(self.plans_dir)
-        return files[0][0] if files else None
+        """The newest plan file (a symlink or FIFO named like one is never the plan to open)."""
+        return next((path for path, _mtime, odd in _plan_files(self.plans_dir) if odd is None), None)
 
 
 def _check_title(title: str) -> None:

@@ -237,6 +237,45 @@ def test_plans_marks_a_plan_it_cannot_read(project: Path, capsys: pytest.Capture
     assert rows["bin"]["steps_total"] == 0 and rows["huge"]["title"] == "2026-01-01-0001-huge"
 
 
+def test_plans_lists_links_and_fifos_as_unreadable_without_opening_them(
+    project: Path, tmp_path: Path
+) -> None:
+    """QA3 #12: symlinked and FIFO .md entries were skipped without a word. A real process with a
+    timeout: a FIFO opened blocking would hang it (no writer ever comes)."""
+    plans = project / ".planview" / "plans"
+    plans.mkdir(parents=True, exist_ok=True)
+    (plans / "2026-01-01-0000-fine.md").write_text("# Fine\n\n## Steps\n\n- [x] a\n")
+    secret = tmp_path / "secret.md"
+    secret.write_text("# Secret title\n\n## Steps\n- [ ] hidden\n")
+    (plans / "2026-01-01-0001-link.md").symlink_to(secret)
+    (plans / "2026-01-01-0002-gone.md").symlink_to(tmp_path / "gone.md")
+    os.mkfifo(plans / "2026-01-01-0003-pipe.md")
+    for n in range(4):
+        name = next(plans.glob(f"2026-01-01-000{n}-*.md"))
+        os.utime(name, (1_700_000_000 + n,) * 2, follow_symlinks=False)
+    done = run_cli("plans", cwd=project)
+    assert done.returncode == 0, done.stderr
+    pipe, gone, link, fine = done.stdout.splitlines()
+    assert fine.startswith(".planview/plans/2026-01-01-0000-fine.md") and fine.endswith("1/1")
+    assert link.endswith(
+        f"unreadable: a symbolic link to {secret}; planview reads no links in the plans folder: "
+        "replace the link with the plan file itself"
+    )
+    assert "Secret title" not in done.stdout  # nothing was read through the link
+    assert gone.endswith(
+        f"unreadable: a symbolic link to {tmp_path / 'gone.md'}, which does not exist; remove the link"
+    )
+    assert pipe.endswith("unreadable: a FIFO (named pipe), not a plan file; move it aside")
+    as_json = run_cli("plans", "--json", cwd=project)
+    rows = {Path(row["file"]).stem[16:]: row["unreadable"] for row in json.loads(as_json.stdout)}
+    assert (
+        rows["fine"] is None and rows["pipe"].startswith("a FIFO") and rows["link"].startswith("a symbolic")
+    )
+    # the fix each one names is what status and approve already ask for
+    refused = run_cli("status", ".planview/plans/2026-01-01-0001-link.md", cwd=project)
+    assert refused.returncode == 2 and "symlink" in refused.stderr
+
+
 @pytest.mark.parametrize("blocker", [".planview", ".planview/plans"])
 def test_a_file_where_the_plans_folder_should_be_is_named(
     project: Path, capsys: pytest.CaptureFixture[str], blocker: str

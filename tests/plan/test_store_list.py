@@ -63,19 +63,35 @@ def test_mtime_ties_broken_by_name(store: PlanStore) -> None:
     assert store.latest().name == "2026-01-15-0900-b.md"
 
 
-def test_list_skips_symlinks_dotfiles_non_md_and_folders(store: PlanStore, tmp_path: Path) -> None:
+def test_list_skips_dotfiles_and_non_md_and_names_what_is_no_plan_file(
+    store: PlanStore, tmp_path: Path
+) -> None:
     real = store.write("Real", "# Real\n").path
     outside = tmp_path / "outside.md"
-    outside.write_text("# Outside\n")
+    outside.write_text("# Outside\n\n## Steps\n- [x] leaked\n")
     (store.plans_dir / "link.md").symlink_to(outside)
     (store.plans_dir / "dangling.md").symlink_to(tmp_path / "nowhere.md")
+    os.mkfifo(store.plans_dir / "pipe.md")  # opened blocking, this would hang the listing
     (store.plans_dir / ".hidden.md").write_text("# hidden\n")
     (store.plans_dir / ".x.md.abc123.tmp").write_text("# torn temp\n")
     (store.plans_dir / "notes.txt").write_text("not a plan\n")
     (store.plans_dir / "README.md").write_text("# About these plans\n")
     (store.plans_dir / "folder.md").mkdir()
-    _touch(real, 1_600_000_000)  # oldest of all, still the only one listed
-    assert [info.path for info in store.list()] == [real]
+    _touch(real, 1_600_000_000)  # oldest of all, still the only plan latest() opens
+    infos = {info.path.name: info for info in store.list()}
+    assert set(infos) == {real.name, "link.md", "dangling.md", "pipe.md", "folder.md"}
+    assert infos[real.name].unreadable is None
+    link = infos["link.md"]
+    assert link.unreadable == (
+        f"a symbolic link to {outside}; planview reads no links in the plans folder: "
+        "replace the link with the plan file itself"
+    )
+    assert (link.title, link.steps_total) == ("link", 0)  # nothing read through the link
+    assert infos["dangling.md"].unreadable == (
+        f"a symbolic link to {tmp_path / 'nowhere.md'}, which does not exist; remove the link"
+    )
+    assert infos["pipe.md"].unreadable == "a FIFO (named pipe), not a plan file; move it aside"
+    assert infos["folder.md"].unreadable == "a folder, not a plan file; move it aside"
     assert store.latest() == real
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
@@ -264,6 +265,23 @@ async def test_plans_marks_a_plan_it_cannot_read(project: Path) -> None:
         row = list(screen.transcript.query(NoticeRow))[-1]
         listing = "\n".join(s.text for s in row.render_lines(Region(0, 0, row.size.width, row.size.height)))
         assert "unreadable: not UTF-8 text (byte 0xff at offset 4)" in listing
+
+
+async def test_plans_lists_a_link_and_a_fifo_without_opening_them(project: Path, tmp_path: Path) -> None:
+    plans = project / ".planview" / "plans"
+    plans.mkdir(parents=True, exist_ok=True)
+    (plans / "2026-01-01-0000-link.md").symlink_to(tmp_path / "elsewhere.md")
+    os.mkfifo(plans / "2026-01-01-0001-pipe.md")  # read blocking, /plans would hang the app
+    app, _ = scripted_app(project, [])
+    async with app.run_test(size=(200, 30)) as pilot:
+        screen = app.session_screen
+        await submit(pilot, app, "/plans")
+        await pilot.pause()
+        row = list(screen.transcript.query(NoticeRow))[-1]
+        listing = "\n".join(s.text for s in row.render_lines(Region(0, 0, row.size.width, row.size.height)))
+        assert "Plans (2)" in listing
+        assert "unreadable: a FIFO (named pipe), not a plan file; move it aside" in listing
+        assert "which does not exist; remove the link" in listing
 
 
 # -- enter_plan_mode confirmation -----------------------------------------------------------------
