@@ -20,6 +20,7 @@ from planview.plan.canonical import canonical_sha256
 from planview.plan.decision import Approved, Keep
 from planview.plan.reviews import ReviewBaselines
 from planview.tui.review import body as body_module
+from planview.tui.review import first_frame
 from planview.tui.review import screen as screen_module
 from planview.tui.review.app import ReviewApp
 from planview.tui.review.render import SectionRenderer
@@ -159,7 +160,7 @@ async def test_key_bursts_land_exactly_while_the_tail_is_laid_out(
     async with app.run_test(size=(80, 30)) as pilot:
         await settle(pilot, app)
         body = app.review.body
-        assert (body.line_text(300), body._sources[300]) == shown
+        assert (body.line_text(300), body.laid_out.sources[300]) == shown
 
 
 async def test_approve_before_the_load_finishes_pins_the_shown_text(tmp_path: Path, slow_load: None) -> None:
@@ -219,12 +220,12 @@ async def test_code_on_the_first_screen_is_highlighted_after_the_first_frame(tmp
             await pilot.pause(0.01)
         await pilot.pause()
         rendered = SectionRenderer().render(
-            app.review.document.sections[0].text, body._width, body.render_theme
+            app.review.document.sections[0].text, body.laid_out.width, body.render_theme
         )
         assert not rendered.plain_code
         # the highlighted lines, not the quick ones (less the gap line a last section does not need)
-        assert list(body._strips) == list(rendered.lines[:-1]) and not rendered.lines[-1].cell_length
-        styles = {segment.style for segment in body._strips[2] if segment.text.strip()}
+        assert list(body.laid_out.strips) == list(rendered.lines[:-1]) and not rendered.lines[-1].cell_length
+        styles = {segment.style for segment in body.laid_out.strips[2] if segment.text.strip()}
         assert len(styles) > 1  # `def`, the name and the punctuation differ
 
 
@@ -238,7 +239,7 @@ async def test_after_first_frame_runs_outside_the_start_up_batch() -> None:
 
         def on_mount(self) -> None:
             probe = self.query_one("#probe")
-            body_module.after_first_frame(probe, lambda: seen.append(("after", self._batch_count)))
+            first_frame.after_first_frame(probe, lambda: seen.append(("after", self._batch_count)))
 
     app = Probe()
     async with app.run_test() as pilot:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from textual.app import App
 
-from planview.tui.review.body import after_first_frame
+from planview.tui.review.first_frame import after_first_frame
 from planview.tui.review.screen import ReviewScreen
 from planview.tui.styles import stylesheet
 

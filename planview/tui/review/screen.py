@@ -32,9 +32,11 @@ from planview.plan.errors import PlanNotFoundError
 from planview.plan.reviews import ReviewBaselines
 from planview.plan.store import read_plan_text
 from planview.tui.review import gauge, hints, rows
-from planview.tui.review.body import PlanBody, after_first_frame, theme_from_variables
+from planview.tui.review.body import PlanBody
+from planview.tui.review.first_frame import after_first_frame
 from planview.tui.review.render import clean_text
 from planview.tui.review.text import is_empty_plan, plan_label
+from planview.tui.review.theme import theme_from_variables
 from planview.tui.styles import stylesheet
 
 # The canonical hash, the section diff and the decisions load when first used: what the first

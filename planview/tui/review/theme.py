@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 from rich.style import Style
+from textual.color import Color
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -72,3 +73,30 @@ class RenderTheme:
             style = Style(color=full.color, bold=full.bold, italic=full.italic, underline=full.underline)
             styles[token_type] = style
         return style
+
+
+def theme_from_variables(name: str, dark: bool, variables: dict[str, str]) -> RenderTheme:
+    """A RenderTheme from Textual's resolved CSS variables (alpha colours blended over the background)."""
+    background = Color.parse(variables.get("background", "#000000"))
+
+    def solid(key: str, fallback: str) -> str:
+        try:
+            color = Color.parse(variables.get(key, fallback))
+        except Exception:  # a variable that is not a plain colour ("auto 60%")
+            color = Color.parse(fallback)
+        return (background + color).hex if color.a < 1 else color.hex
+
+    return RenderTheme(
+        name=name,
+        dark=dark,
+        foreground=solid("foreground", "#e0e0e0"),
+        muted=solid("foreground-muted", "#8a8a8a"),
+        # The text-* variants are the theme's colours tuned for legible text on its background.
+        primary=solid("text-primary" if "text-primary" in variables else "primary", "#57a5e2"),
+        secondary=solid("secondary", "#004578"),
+        accent=solid("text-accent" if "text-accent" in variables else "accent", "#ffc473"),
+        success=solid("text-success" if "text-success" in variables else "success", "#8ad4a1"),
+        warning=solid("warning", "#fea62b"),
+        code_background=solid("surface" if dark else "panel", "#1e1e1e"),
+        link=solid("text-primary" if "text-primary" in variables else "primary", "#5fafff"),
+    )
