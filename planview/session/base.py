@@ -17,14 +17,12 @@ A runtime supplies `_turn(text)`; `send` runs it as the one cancellable task of 
 
 from __future__ import annotations
 
-import asyncio
 import os
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Self
 
 from planview.approval.channels import REVIEW_SCREEN, TOOL_PROCESS_ENV
-from planview.errors import PlanviewError
 from planview.home import planview_home
 from planview.plan.decision import Approved, ReviewDecision
 from planview.plan.store import PlanStore
@@ -47,16 +45,13 @@ from planview.session.events import (
 from planview.session.mode_keeper import ModeKeeper
 from planview.session.persistence import SessionLog, SessionState, find_session, read_session
 from planview.session.restore import ResumeNotice, restore
+from planview.session.turn_task import TurnTask
 from planview.session.ui import ReviewRequest, SessionUI
 
 if TYPE_CHECKING:
     from planview.approval.approvals import Approvals
     from planview.approval.flow import ReviewOutcome
     from planview.approval.records import ApprovalRecord
-
-
-class SessionBusyError(PlanviewError):
-    """A turn is already running."""
 
 
 class SessionBase:
@@ -107,11 +102,10 @@ class SessionBase:
         self.resume_notice: ResumeNotice | None = None  # what a resume found (told with the next message)
         self.file_notice: str | None = None  # for the user: the session file's torn last line was left out
         self.saved_mode = False  # a restored session file recorded a mode (then --plan does not apply)
-        self._task: asyncio.Task[None] | None = None
+        self._turns = TurnTask()
         self.id = session_id or SessionLog.new_id()
-        self.mcp.env[TOOL_PROCESS_ENV] = (
-            self.id
-        )  # a server is a tool process: `planview approve` there refuses
+        # An MCP server is a tool process too: `planview approve` there refuses.
+        self.mcp.env[TOOL_PROCESS_ENV] = self.id
         self._log = SessionLog(self.home, self.id) if persist else None
         if self._log is not None and self._log.exists():
             self._restore()
@@ -221,7 +215,7 @@ class SessionBase:
 
     @property
     def busy(self) -> bool:
-        return self._task is not None and not self._task.done()
+        return self._turns.busy
 
     def relative(self, path: Path) -> str:
         return self._store.relative(path)
@@ -391,21 +385,14 @@ class SessionBase:
     # ------------------------------------------------------------------ the turn, as a task
 
     async def send(self, text: str) -> None:
-        """Run one user turn to completion (events report progress; errors end the turn, not raise)."""
-        if self.busy:
-            raise SessionBusyError("a turn is already running; wait for it to end or cancel it")
-        self._task = asyncio.create_task(self._turn(text))
-        await self._task
-        caller = asyncio.current_task()
-        if caller is not None and caller.cancelling():
-            # The caller itself was cancelled (Ctrl+C, a closing UI): the turn ended cleanly above,
-            # and the cancellation goes on to the caller instead of being swallowed.
-            raise asyncio.CancelledError
+        """Run one user turn to completion (events report progress; errors end the turn, not raise).
+
+        Raises SessionBusyError while another turn runs (session/turn_task.py)."""
+        await self._turns.run(lambda: self._turn(text))
 
     def cancel(self) -> None:
         """Stop the running turn; it ends with TurnEnded("cancelled")."""
-        if self._task is not None and not self._task.done():
-            self._task.cancel()
+        self._turns.cancel()
 
     async def _turn(self, text: str) -> None:
         """One user turn, start to end: the runtime's own (it ends with `_end`, never raises)."""
