@@ -68,6 +68,10 @@ class SessionScreen(Screen):
         # Shows the whole todo list when a narrow screen collapsed it to one line.
         Binding("ctrl+t", "toggle_todos", "todos", show=False, id="todos.toggle"),
         Binding("escape", "cancel_turn", "cancel", show=False, id="turn.cancel"),
+        # The prompt (a TextArea) would take PgUp/PgDn to move its own cursor, so the transcript could
+        # never be paged from the keyboard: they page the transcript whatever has focus.
+        Binding("pageup", "page_transcript(-1)", show=False, priority=True, id="transcript.page_up"),
+        Binding("pagedown", "page_transcript(1)", show=False, priority=True, id="transcript.page_down"),
     ]
 
     def __init__(
@@ -375,6 +379,12 @@ class SessionScreen(Screen):
         expanded = self.transcript.toggle_expanded()
         self.notify("Tool results expanded" if expanded else "Tool results collapsed", timeout=1.5)
 
+    def action_page_transcript(self, pages: int) -> None:
+        if pages < 0:
+            self.transcript.scroll_page_up(animate=False)
+        else:
+            self.transcript.scroll_page_down(animate=False)
+
     def action_cancel_turn(self) -> None:
         if self.busy:
             self.session.cancel()
@@ -388,7 +398,7 @@ def help_text() -> Text:
         out.append(f"  {usage.ljust(width)}  ", style="bold")
         out.append(f"{what}\n")
     out.append(
-        "Keys: Enter send · Ctrl+J newline · ↑ history · Esc cancel the turn · "
+        "Keys: Enter send · Ctrl+J newline · ↑ history · PgUp/PgDn scroll the transcript · Esc cancel the turn · "
         "Ctrl+Alt+P plan mode (/plan in any terminal) · Ctrl+O expand tool output · Ctrl+P command palette",
         style="dim",
     )
