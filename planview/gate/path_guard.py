@@ -8,15 +8,18 @@ backslash anywhere (any number of leading slashes, `etc/passwd`), `~`, `$VAR` / 
 a dotfile name (`.env`), a `file:` URL; after NFKC normalisation (full-width and look-alike slashes),
 percent-decoding and removal of zero-width characters, with the words of a command, JSON or SQL
 string split at blanks, quotes and punctuation. Values longer than MAX_VALUE are refused unread.
-URLs with another scheme (https://...) are not paths. The rule errs towards refusing: a hinted tool
-that is refused can still be used after approval.
+URLs with another scheme (https://...) are not paths, and neither is a repository slug (`owner/name`
+under a key that names a repository, or after GitHub's `repo:` qualifier) that names no file from the
+project root, `/`, the home folder or the current folder (`is_slug`). The rule errs towards refusing:
+a hinted tool that is refused can still be used after approval.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import unicodedata
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import unquote
 
@@ -86,6 +89,61 @@ _PATH_WORD = re.compile(
 )
 
 
+# Keys (lowercase, separators dropped; plurals too) whose value is conventionally a repository slug:
+# GitHub and GitLab `owner/name`, Hugging Face `org/model`.
+_SLUG_KEYS = frozenset(
+    "repo repository reponame repositoryname fullname namewithowner slug reposlug repoid "
+    "modelid datasetid spaceid".split()
+)
+# GitHub's shapes: an owner of letters, digits and single hyphens; a name of letters, digits, `-`,
+# `_` and `.` that does not start with a dot (so neither `.` / `..` nor a dotfile).
+_SLUG = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/[A-Za-z0-9_-][A-Za-z0-9_.-]{0,99}")
+_REPO_QUALIFIER = "repo:"
+
+
+def _slug_key(trail: tuple[str | int, ...]) -> bool:
+    """Whether the nearest key above a value (through arrays) names a repository."""
+    for step in reversed(trail):
+        if isinstance(step, str):
+            name = _NON_ALNUM.sub("", step).lower()
+            return name in _SLUG_KEYS or (name.endswith("s") and name[:-1] in _SLUG_KEYS)
+    return False
+
+
+def _names_nothing(text: str, bases: Sequence[os.PathLike[str] | str]) -> bool:
+    """Whether `text`, opened as a relative path from any of `bases`, `/`, the home folder or the
+    current folder (where a server could resolve it), names nothing on disk."""
+    folders = [os.fspath(base) for base in bases]
+    folders += [os.sep, os.path.expanduser("~")]
+    try:
+        folders.append(os.getcwd())
+    except OSError:  # the current folder was removed
+        pass
+    return not any(os.path.lexists(os.path.join(folder, text)) for folder in folders)
+
+
+def is_slug(text: str, bases: Sequence[os.PathLike[str] | str] = ()) -> bool:
+    """Whether `text` is exactly one `owner/name` slug that names nothing on disk (`bases` are the
+    project root: `etc/passwd`, or `ext/secret` through a symlink in the project, are paths)."""
+    return _SLUG.fullmatch(text) is not None and _names_nothing(text, bases)
+
+
+def _slug_words(text: str, bases: Sequence[os.PathLike[str] | str]) -> str:
+    """`text` without its `repo:owner/name` words that are slugs, so the rest is judged alone."""
+    if _REPO_QUALIFIER not in text:
+        return text
+    kept = [
+        word
+        for word in text.split(" ")
+        if not (
+            word.startswith(_REPO_QUALIFIER)
+            and is_slug(word[len(_REPO_QUALIFIER) :], bases)
+            and _names_nothing(word, bases)
+        )
+    ]
+    return " ".join(kept)
+
+
 def _normalise(text: str) -> str:
     if text.isascii() and "%" not in text:
         return text
@@ -131,13 +189,15 @@ def is_path_key(key: str) -> bool:
     return False
 
 
-def is_path_value(text: str) -> bool:
-    """Whether a string holds anything an OS would open as a path (URLs other than file: are not).
+def is_path_value(text: str, bases: Sequence[os.PathLike[str] | str] = ()) -> bool:
+    """Whether a string holds anything an OS would open as a path (URLs other than file: are not,
+    nor `repo:owner/name` search qualifiers that are slugs, see is_slug).
 
     Strings longer than MAX_VALUE count as paths: what cannot be checked is refused.
     """
     if len(text) > MAX_VALUE:
         return True
+    text = _slug_words(text, bases)
     text = _normalise(text)
     return any(_path_word(word) for word in _WORD_SPLIT.split(text))
 
@@ -149,8 +209,11 @@ def _where(trail: tuple[str | int, ...]) -> str:
     return out or "input"
 
 
-def takes_path(value: Mapping[str, Any]) -> str | None:
+def takes_path(value: Mapping[str, Any], bases: Sequence[os.PathLike[str] | str] = ()) -> str | None:
     """A short description of the first path-taking key or path-shaped value, or None.
+
+    A slug under a repository key is no path (is_slug); `bases` are the folders, besides `/`, the
+    home folder and the current one, where it must name nothing (the project root).
 
     Input nested deeper than MAX_DEPTH, or larger than MAX_NODES values, counts as path-taking:
     what cannot be checked is refused.
@@ -167,7 +230,9 @@ def takes_path(value: Mapping[str, Any]) -> str | None:
         if isinstance(node, str):
             if len(node) > MAX_VALUE:
                 return f"a value of {len(node):,} characters at {_where(trail)}, too long to check for paths"
-            if is_path_value(node):
+            if _slug_key(trail) and is_slug(node, bases):
+                continue
+            if is_path_value(node, bases):
                 return f"the path-shaped value {show(node)} at {_where(trail)}"
         elif isinstance(node, Mapping):
             children: list[tuple[Any, tuple[str | int, ...]]] = []

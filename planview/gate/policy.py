@@ -245,7 +245,8 @@ def _hinted(call: ToolCall, policy: GatePolicy) -> Decision:
             f"{quoted} declares readOnlyHint, but hinted tools are turned off in plan mode by configuration; "
             f"{FILE_TOOLS_HINT}, or {APPROVAL_FIX}",
         )
-    found = takes_path(call.input) or schema_takes_path(call.input_schema)
+    bases = (policy.project_root,) if policy.project_root is not None else ()
+    found = takes_path(call.input, bases) or schema_takes_path(call.input_schema)
     if found is not None:
         return _deny(
             call,
