@@ -4,6 +4,12 @@ but `errors`, `atomic` and `fileguard`).
 The home is `$PLANVIEW_HOME`, else `<git toplevel>/.planview`, else the per-user data folder; it is
 created with a `.gitignore` of `*` so nothing in it ever shows as untracked. `HomeLayout` is the one
 place that names what lives inside it.
+
+Git stores symlinks, so a repository can ship `.planview` or `.planview/plans` as a link (to
+`../../.ssh`, say). planview never follows one out: the project's home must lie inside the project
+(`default_home`), and no entry of a home may be a link leading out of it (`ensure_home`). Otherwise
+plan-mode readers, which may read the plans folder, would read what the link points at, and
+planview's own writes (plans, ledger, sessions) would land there.
 """
 
 from __future__ import annotations
@@ -239,12 +245,28 @@ def _git_toplevel(here: Path) -> Path | None:
     return Path(top)
 
 
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
 def default_home(root: Path | None) -> Path:
     override = os.environ.get(HOME_ENV, "").strip()
     if override:
         return Path(override).expanduser().absolute()
     if root is not None:
-        return root / ".planview"
+        home = root / ".planview"
+        if os.path.islink(home):
+            real = os.path.realpath(home)
+            if not _inside(real, os.path.realpath(root)):
+                import shlex
+
+                raise HomeError(
+                    f"{home} is a link to {real}, outside the project {root}; planview keeps a project's "
+                    "plans, approvals and sessions inside it and does not follow the link (a repository can "
+                    "ship one). Replace the link with a folder, or, if you made it, run planview with "
+                    f"{HOME_ENV}={shlex.quote(real)} set"
+                )
+        return home
     import platformdirs  # only needed outside a repository
 
     return Path(platformdirs.user_data_path("planview", appauthor=False)).absolute()
@@ -259,13 +281,41 @@ def blocking_file(folder: Path) -> Path | None:
     return None
 
 
+def _link_out(home: Path) -> tuple[str, str] | None:
+    """The first entry of `home` that is a link leading out of it, and where it leads; None if none."""
+    try:
+        entries = os.scandir(home)
+    except OSError:  # missing (created next) or unreadable (the mkdir below says so)
+        return None
+    with entries:
+        links = [entry.path for entry in entries if entry.is_symlink()]
+    if not links:
+        return None
+    real_home = os.path.realpath(home)
+    for link in sorted(links):
+        target = os.path.realpath(link)
+        if not _inside(target, real_home):
+            return link, target
+    return None
+
+
 def ensure_home(home: Path) -> None:
-    """Create the home with its self-ignoring .gitignore (left alone when it already exists)."""
+    """Create the home with its self-ignoring .gitignore (left alone when it already exists).
+
+    Refuses a home with an entry that is a link leading out of it (HomeError naming the link)."""
     blocker = blocking_file(home)
     if blocker is not None:
         raise HomeError(
             f"cannot create the planview folder {home}: {blocker} is not a folder; "
             f"move it aside, or set {HOME_ENV} to a writable folder"
+        )
+    escape = _link_out(home)
+    if escape is not None:
+        link, target = escape
+        raise HomeError(
+            f"{link} is a link to {target}, outside planview's folder {home}; planview does not read or "
+            "write through it (a repository can ship such a link); replace the link with a folder or file "
+            "of its own, or delete it"
         )
     try:
         home.mkdir(parents=True, exist_ok=True)

@@ -51,10 +51,14 @@ def _real_folder(folder: Path) -> Path:
 def read_roots(project_root: Path, home: Path | None = None) -> tuple[Path, ...]:
     """The folders (resolved) plan-mode readers may read: the project, and the plans in planview's
     home. Only the plans: outside a repository the home is the per-user folder every such project
-    shares, and its sessions and logs hold other projects' conversations."""
+    shares, and its sessions and logs hold other projects' conversations. A plans folder that is a
+    link leading out of its home is no read root (a repository can ship `.planview/plans -> ~/.ssh`)."""
     if home is None:
         return (_real_folder(project_root),)
-    return (_real_folder(project_root), _real_folder(HomeLayout(home).plans))
+    plans = _real_folder(HomeLayout(home).plans)
+    if not plans.is_relative_to(_real_folder(Path(home))):  # a link out (planview.home refuses it)
+        return (_real_folder(project_root),)
+    return (_real_folder(project_root), plans)
 
 
 def inside(path: Path, roots: Sequence[Path]) -> bool:
