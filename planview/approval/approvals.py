@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 __all__ = ["AUTO_REVOKER", "Approvals", "git_head", "path_text", "section_changes"]
 
 AUTO_REVOKER = "planview (plan changed after approval)"
+WITHDRAWER = "planview (approval appeared during a pinned session)"
 
 
 def git_head(root: Path | None) -> str | None:
@@ -350,6 +351,27 @@ class Approvals:
                 changed = ()
                 reason = f"{plan} was deleted after approval seq {record.seq}"
             event.update(reason=reason, changed_sections=list(changed))
+            return revocation_from_event(self.ledger.append(event))
+
+    def withdraw(
+        self, record: ApprovalRecord, reason: str, *, channel: str = SESSION_PIN_CHECK
+    ) -> Revocation | None:
+        """Record one `revoked` event ending `record` while it is still its plan's live approval (None
+        otherwise): a session withdraws an approval that appeared while it was pinned to another."""
+        with self.ledger.locked(exclusive=True):
+            entry = self._latest(self.ledger.events(plan=record.plan), record.plan)
+            if entry is None or entry.revocation is not None or entry.record.seq != record.seq:
+                return None
+            event: dict[str, Any] = {
+                "type": "revoked",
+                "plan": record.plan,
+                "artifact": record.artifact,
+                "revokes": record.seq,
+                "approver": WITHDRAWER,
+                "channel": channel,
+                "reason": reason,
+                "changed_sections": [],
+            }
             return revocation_from_event(self.ledger.append(event))
 
     def reject(self, plan_path: Path, approver: str | None = None, reason: str = "", *, channel: str) -> int:

@@ -3,7 +3,10 @@
 `PinCheck.check(plan, pin)` holds while the ledger's current approval of the plan *is* the pinned
 event (same sequence number) and the file still has the pinned canonical hash. Another approval of
 the plan appearing during the session - even one that matches the file, even one typed by a person
-in another terminal - does not re-pin it: the session goes back to planning and asks for a review.
+in another terminal - does not re-pin it: the session goes back to planning, asks for a review, and
+withdraws that approval (one `revoked` event naming both). Left live, it would pass at `--resume`
+for one made after the session stopped, so an approval the agent forged from its shell (the marker
+unset) resumed in execute mode.
 
 When the pinned approval is the plan's live one and the file changed, the check records one
 `revoked` event naming the changed sections. The plan file is re-hashed only when its stat (size,
@@ -68,7 +71,14 @@ class PinCheck:
             sections = self.approvals.changed_since(pin, plan)
             named = f"changed sections: {', '.join(sections)}" if sections else ""
             if latest is not None and latest.seq != pin.seq:
-                # Not ours: approved (or revoked) again outside this session. Nothing is revoked here.
+                # Not ours: approved (or revoked) again outside this session.
+                if status.state == "approved":
+                    self.approvals.withdraw(
+                        latest,
+                        f"approval seq {latest.seq} ({shown(latest.channel)}) appeared while a planview "
+                        f"session was executing under approval seq {pin.seq}; a session honours only its "
+                        "own approval, so this one is withdrawn: review and approve the plan again",
+                    )
                 outside = (
                     f"another approval of it appeared in the ledger (seq {latest.seq} by {latest.approver}, "
                     f"{shown(latest.channel)}); this session honours only the approval it was pinned to "

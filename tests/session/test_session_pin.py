@@ -59,4 +59,11 @@ def test_another_approval_does_not_repin(pinned) -> None:
     broken = check.check(plan, record)
     assert broken is not None and broken.sections == ("Goal",)
     assert "another approval" in broken.detail and "no terminal" in broken.detail
-    assert check.check(plan, newer) is None  # only a session pinned to that event may use it
+    # and it is withdrawn (left live, a resumed session or the person's toggle would take it up), so
+    # not even a session pinned to that event keeps it: the plan is approved again through a review
+    assert approvals.status(plan).state == "stale" and approvals.status(plan).revoked
+    withdrawn = approvals.history()[-1].revocation
+    assert withdrawn is not None and withdrawn.revokes == newer.seq
+    assert f"executing under approval seq {record.seq}" in withdrawn.reason
+    assert check.check(plan, newer) is not None
+    assert check.check(plan, record) is not None  # nothing re-pins the old one either
