@@ -20,7 +20,8 @@ from pathlib import Path
 
 import pytest
 
-from planview.gate import GatePolicy, ToolCall, decide
+from planview.gate.calls import GatePolicy, ToolCall
+from planview.gate.policy import decide
 from planview.gate.read_scope import read_roots
 from planview.home import HomeError, default_home, ensure_home, planview_home
 from planview.session.providers.scripted import ScriptedProvider, parse_script

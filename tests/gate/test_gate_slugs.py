@@ -18,8 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from planview.gate import GatePolicy, ToolCall, decide
+from planview.gate.calls import GatePolicy, ToolCall
 from planview.gate.path_guard import takes_path
+from planview.gate.policy import decide
 
 HINT = {"readOnlyHint": True}
 
