@@ -9,7 +9,8 @@ the session's job). In plan mode a call runs only when it is
   exit_plan_mode — exempt because the runtime says they are planview's tools, never because of the
   name alone;
 - bash with a read-only git command (planview.gate.git_shell);
-- subagent whose schema declares readOnly, forced to readOnly: true;
+- planview's own subagent when its schema declares readOnly, forced to readOnly: true (another
+  tool named subagent starts an agent planview does not run, so it is refused like one);
 - any tool declaring readOnlyHint: true that takes no path (planview.gate.path_guard), unless the
   config switch turns hinted tools off.
 
@@ -93,6 +94,8 @@ def _plan_mode(call: ToolCall, policy: GatePolicy) -> Decision:
             return _write_plan(call, policy)
         if name == "exit_plan_mode":
             return _allow(call, "plan control")
+        if name == "subagent":
+            return _subagent(call)
     names = parts(name)  # compared loosely: "Bash ", "BASH", "mcp__x__write_file"
     if not call.builtin and any(n in CONTROLS for n in names):
         return _deny(
@@ -104,6 +107,13 @@ def _plan_mode(call: ToolCall, policy: GatePolicy) -> Decision:
         return _deny(
             call, "plan mode is already on; keep exploring read-only and save the plan with write_plan"
         )
+    if not call.builtin and "subagent" in names:
+        return _deny(
+            call,
+            f"this {show(name)} is not planview's own subagent: it starts an agent planview does not gate, "
+            "so its readOnly argument is only a claim and it gets no plan-mode exemption; use planview's "
+            f"subagent, or explore with the read / grep / find / ls tools, or {APPROVAL_FIX}",
+        )
     if "set_plan_steps" in names:
         return _deny(call, f"set_plan_steps updates an approved plan; {APPROVAL_FIX}")
     if any(n in MUTATORS for n in names):
@@ -114,8 +124,6 @@ def _plan_mode(call: ToolCall, policy: GatePolicy) -> Decision:
             f"{show(name)} is not available in plan mode; planview's bash runs read-only git commands, "
             f"and {FILE_TOOLS_HINT}",
         )
-    if "subagent" in names:
-        return _subagent(call)
     return _hinted(call, policy)
 
 

@@ -102,6 +102,26 @@ PLAN_TABLE: list[tuple[ToolCall, bool, str]] = [
         "readOnly",
     ),
     (call("subagent", {"a": 1}, input_schema={"properties": ["readOnly"]}), False, "readOnly"),
+    # a subagent that is not planview's own starts an agent of its own: its readOnly argument is only
+    # a claim, so it gets no exemption by name (before: allowed with any arguments, a path included,
+    # without readOnlyHint and with hinted tools turned off)
+    (
+        call("mcp__agents__subagent", {"task": "t"}, builtin=False, input_schema=READ_ONLY_SCHEMA),
+        False,
+        "not planview's own subagent",
+    ),
+    (
+        call(
+            "subagent",
+            {"task": "t", "path": "/etc/shadow"},
+            builtin=False,
+            input_schema=READ_ONLY_SCHEMA,
+            annotations=HINT,
+        ),
+        False,
+        "not planview's own subagent",
+    ),
+    (call("my.subagent", {"task": "t"}, builtin=False, input_schema=READ_ONLY_SCHEMA), False, "own subagent"),
     # readOnlyHint tools: allowed unless they take a path
     (call("web_search", {"query": "textual line api"}, builtin=False, annotations=HINT), True, ""),
     (
@@ -428,7 +448,7 @@ def test_loosely_named_plan_tools_get_their_specific_refusals() -> None:
     steps = decide(call("Set_Plan_Steps", {}, builtin=False, annotations=HINT), "plan")
     assert not steps.allowed and "updates an approved plan" in steps.reason
     sub = decide(call("Subagent", {"task": "x"}, builtin=False, annotations=HINT), "plan")
-    assert not sub.allowed and "does not declare readOnly" in sub.reason
+    assert not sub.allowed and "not planview's own subagent" in sub.reason
     plan = decide(call("Write_Plan", {"content": "x"}, builtin=False, annotations=HINT), "plan")
     assert not plan.allowed and "not planview's own tool" in plan.reason
 
