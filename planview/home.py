@@ -6,10 +6,11 @@ created with a `.gitignore` of `*` so nothing in it ever shows as untracked. `Ho
 place that names what lives inside it.
 
 Git stores symlinks, so a repository can ship `.planview` or `.planview/plans` as a link (to
-`../../.ssh`, say). planview never follows one out: the project's home must lie inside the project
-(`default_home`), and no entry of a home may be a link leading out of it (`ensure_home`). Otherwise
-plan-mode readers, which may read the plans folder, would read what the link points at, and
-planview's own writes (plans, ledger, sessions) would land there.
+`../../.ssh`, say). planview never follows one a repository ships (git tracks it) out: the project's
+home must then lie inside the project (`default_home`), and no entry of a home may lead out of it
+(`ensure_home`). Otherwise plan-mode readers, which may read the plans folder, would read what the
+link points at, and planview's own writes (plans, ledger, sessions) would land there. A link the
+user made (untracked: the home ignores itself) still works, to keep plans in another folder.
 """
 
 from __future__ import annotations
@@ -257,19 +258,44 @@ def default_home(root: Path | None) -> Path:
         home = root / ".planview"
         if os.path.islink(home):
             real = os.path.realpath(home)
-            if not _inside(real, os.path.realpath(root)):
+            if not _inside(real, os.path.realpath(root)) and _shipped(os.fspath(home)):
                 import shlex
 
                 raise HomeError(
-                    f"{home} is a link to {real}, outside the project {root}; planview keeps a project's "
-                    "plans, approvals and sessions inside it and does not follow the link (a repository can "
-                    "ship one). Replace the link with a folder, or, if you made it, run planview with "
-                    f"{HOME_ENV}={shlex.quote(real)} set"
+                    f"{home} is a link to {real}, outside the project {root}, and the repository ships it "
+                    "(git tracks it); planview keeps a project's plans, approvals and sessions inside the "
+                    "project and does not follow it. Replace the link with a folder: "
+                    f"git -C {shlex.quote(os.fspath(root))} rm -q --cached -- .planview, then delete the link"
                 )
         return home
     import platformdirs  # only needed outside a repository
 
     return Path(platformdirs.user_data_path("planview", appauthor=False)).absolute()
+
+
+def _shipped(link: str) -> bool:
+    """Whether git tracks `link` (a repository shipped it); True when git cannot say (fail closed)."""
+    import shutil
+    import subprocess
+
+    git = shutil.which("git")
+    if git is None:
+        return True
+    try:
+        done = subprocess.run(
+            [git, "-c", "core.fsmonitor=false", "ls-files", "--error-unmatch", "--", os.path.basename(link)],
+            cwd=os.path.dirname(link),
+            capture_output=True,
+            timeout=15,
+            stdin=subprocess.DEVNULL,
+            env={**os.environ, "GIT_OPTIONAL_LOCKS": "0"},
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return True
+    if done.returncode == 0:
+        return True
+    # 1: not tracked; 128 with "not a git repository": no repository ships it
+    return done.returncode != 1 and b"not a git repository" not in done.stderr.lower()
 
 
 def blocking_file(folder: Path) -> Path | None:
@@ -294,7 +320,7 @@ def _link_out(home: Path) -> tuple[str, str] | None:
     real_home = os.path.realpath(home)
     for link in sorted(links):
         target = os.path.realpath(link)
-        if not _inside(target, real_home):
+        if not _inside(target, real_home) and _shipped(link):
             return link, target
     return None
 
@@ -312,10 +338,13 @@ def ensure_home(home: Path) -> None:
     escape = _link_out(home)
     if escape is not None:
         link, target = escape
+        import shlex
+
         raise HomeError(
-            f"{link} is a link to {target}, outside planview's folder {home}; planview does not read or "
-            "write through it (a repository can ship such a link); replace the link with a folder or file "
-            "of its own, or delete it"
+            f"{link} is a link to {target}, outside planview's folder {home}, and the repository ships it "
+            "(git tracks it); planview does not read or write through it. Replace the link with a folder "
+            f"or file of its own: git -C {shlex.quote(os.path.dirname(link))} rm -q --cached -- "
+            f"{shlex.quote(os.path.basename(link))}, then delete the link"
         )
     try:
         home.mkdir(parents=True, exist_ok=True)
