@@ -20,8 +20,7 @@ from planview.plan.canonical import canonical_sha256
 from planview.plan.decision import Approved, Keep
 from planview.plan.reviews import ReviewBaselines
 from planview.tui.review import body as body_module
-from planview.tui.review import first_frame
-from planview.tui.review import screen as screen_module
+from planview.tui.review import first_frame, plan_screen
 from planview.tui.review.app import ReviewApp
 from planview.tui.review.render import SectionRenderer
 
@@ -46,19 +45,19 @@ def slow_layout(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def slow_load(monkeypatch: pytest.MonkeyPatch) -> None:
     """The whole-document work takes 0.4 s: keys pressed meanwhile must wait for it, not guess."""
-    load = screen_module.ReviewScreen._load
+    load = plan_screen.PlanScreen._load
 
     def slow(self, text: str):
         time.sleep(0.4)
         return load(self, text)
 
-    monkeypatch.setattr(screen_module.ReviewScreen, "_load", slow)
+    monkeypatch.setattr(plan_screen.PlanScreen, "_load", slow)
 
 
 @pytest.fixture
 def no_thread(monkeypatch: pytest.MonkeyPatch) -> None:
     """The loading thread never starts: whatever needs the whole document does the work itself."""
-    monkeypatch.setattr(screen_module.ReviewScreen, "_start_loading", lambda self: None)
+    monkeypatch.setattr(plan_screen.PlanScreen, "_start_loading", lambda self: None)
 
 
 def plan_file(tmp_path: Path, text: str | None = None) -> Path:
@@ -83,7 +82,7 @@ async def settle(pilot, app: ReviewApp) -> None:
 
 async def test_a_long_plan_opens_partial_then_completes_exactly(tmp_path: Path, slow_layout: None) -> None:
     path = plan_file(tmp_path)
-    assert long_plan().count("\n") > screen_module.PREFIX_LINES
+    assert long_plan().count("\n") > plan_screen.PREFIX_LINES
     app = ReviewApp(path, home=tmp_path / "home", watch=False)
     async with app.run_test(size=(80, 30)) as pilot:
         screen, body = app.review, app.review.body
@@ -94,14 +93,14 @@ async def test_a_long_plan_opens_partial_then_completes_exactly(tmp_path: Path, 
         progressive = [body.line_text(i) for i in range(body.total_lines)]
         assert len(body.section_starts) == SECTIONS and screen.document.sections[-1].title == "Part 149"
     # The same plan laid out in one go (no prefix): every line is the same.
-    screen_module.PREFIX_LINES, saved = 10**9, screen_module.PREFIX_LINES
+    plan_screen.PREFIX_LINES, saved = 10**9, plan_screen.PREFIX_LINES
     try:
         app = ReviewApp(path, home=tmp_path / "home2", watch=False)
         async with app.run_test(size=(80, 30)) as pilot:
             await settle(pilot, app)
             whole = [app.review.body.line_text(i) for i in range(app.review.body.total_lines)]
     finally:
-        screen_module.PREFIX_LINES = saved
+        plan_screen.PREFIX_LINES = saved
     assert progressive == whole
 
 
@@ -255,13 +254,13 @@ async def test_a_save_before_the_watcher_starts_is_shown(
 ) -> None:
     """The watcher starts after the first frame: a save made before it must not wait for the next save."""
     path = plan_file(tmp_path, "# Plan\n\nfirst version\n")
-    start = screen_module.ReviewScreen._start_watching
+    start = plan_screen.PlanScreen._start_watching
 
     def saved_meanwhile(self) -> None:
         path.write_text("# Plan\n\nsecond version\n", encoding="utf-8")
         start(self)
 
-    monkeypatch.setattr(screen_module.ReviewScreen, "_start_watching", saved_meanwhile)
+    monkeypatch.setattr(plan_screen.PlanScreen, "_start_watching", saved_meanwhile)
     app = ReviewApp(path, home=tmp_path / "home", watch=True)
     async with app.run_test(size=(80, 30)) as pilot:
         for _ in range(500):

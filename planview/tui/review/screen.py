@@ -10,82 +10,36 @@ The screen resolves with `Approved(plan, canonical_sha256)`, `Refine(text)` or `
 
 from __future__ import annotations
 
-import asyncio
-import threading
 from collections.abc import Callable
-from concurrent.futures import Future
-from dataclasses import dataclass, replace
 from pathlib import Path
 
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.message import Message
-from textual.screen import Screen
 from textual.widgets import Static
 
-from planview.errors import PlanviewError
-from planview.home import planview_home
-from planview.plan.document import PlanDocument, parse_plan
-from planview.plan.errors import PlanNotFoundError
-from planview.plan.reviews import ReviewBaselines
-from planview.plan.store import read_plan_text
 from planview.tui.review import gauge, hints, rows
 from planview.tui.review.body import PlanBody
-from planview.tui.review.first_frame import after_first_frame
+from planview.tui.review.loading import canonical_sha256, changed_sections
+from planview.tui.review.plan_screen import PlanScreen
 from planview.tui.review.render import clean_text
-from planview.tui.review.text import is_empty_plan, plan_label
+from planview.tui.review.text import plan_label
 from planview.tui.review.theme import theme_from_variables
+from planview.tui.review.web_handoff import serve_page, terminal_decision
 from planview.tui.styles import stylesheet
 
-# The canonical hash, the section diff and the decisions load when first used: what the first
-# frame needs (the document and its rendering) is all that is imported before it.
+# The decisions load when first used (see loading.py for the hash and the diff).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from planview.plan.decision import ReviewDecision
-    from planview.plan.diff import SectionDiff
     from planview.tui.review.editor import RefineEditor
+    from planview.web.server import ReviewServer
 
 _ROW_PADDING = 2  # the rows have one column of padding on each side (review.tcss)
 
-# A plan longer than this opens with only its first PREFIX_LINES lines parsed, so the first screen
-# costs the same for any length. The whole-document work (parse, canonical hash, changed-section
-# diff against the last review) runs in a thread once that screen is drawn; whatever needs it
-# sooner (a jump past the parsed part, approve, a reload) waits for it.
-PREFIX_LINES = 400
 
-
-@dataclass(frozen=True)
-class _Loaded:
-    """The whole-document work for `text`, done off the event loop."""
-
-    text: str
-    document: PlanDocument
-    sha: str
-    baseline: str | None
-    diff: SectionDiff | None
-
-
-class _LoadDone(Message):
-    """The loading thread finished (posted from that thread)."""
-
-
-def _head(text: str, lines: int) -> str | None:
-    """The first `lines` lines of `text` (with their newline), or None when it has no more than that."""
-    end = -1
-    for _ in range(lines):
-        end = text.find("\n", end + 1)
-        if end < 0:
-            return None
-    return text[: end + 1] if end + 1 < len(text) else None
-
-
-def _count_lines(text: str) -> int:
-    return text.count("\n") + (0 if text.endswith("\n") else 1)
-
-
-class ReviewScreen(Screen["ReviewDecision"]):
+class ReviewScreen(PlanScreen):
     """Review one plan file. `watch=False` turns off the live reload (tests drive `reload_from_disk`)."""
 
     CSS_PATH = stylesheet("review")
@@ -120,28 +74,11 @@ class ReviewScreen(Screen["ReviewDecision"]):
     ) -> None:
         """`on_decided`: where the decision goes when the screen is not dismissed with it (the
         standalone app's own screen, which has nothing under it to return to)."""
-        super().__init__()
-        self.plan_path = Path(plan_path).expanduser().resolve()
-        self._home = home
-        self._watch = watch
+        super().__init__(plan_path, home=home, watch=watch)
         self._on_decided = on_decided
-        self.text: str | None = None  # the plan text on screen
-        self.document: PlanDocument = parse_plan("")
-        self.diff: SectionDiff | None = None
-        self.empty = False
-        self.vanished = False
-        self.unreadable: str | None = None
         self.notice_text = ""
-        self._marker_baseline: str | None = None
-        self._seen_sha: str | None = None  # the version the reviewer was shown or asked about
-        self._seen_text = ""
-        self._baselines: ReviewBaselines | None = None
-        self._unsaved: str | None = None  # shown text whose baseline save is scheduled
         self._variables: dict[str, str] = {}  # the theme's resolved colours
-        self._has_decided = False  # a decision was made: no more reloads
-        self._web = None  # the browser review `w` opened (a planview.web ReviewServer), while it runs
-        # A long plan's whole-document work: (text, the thread's result once it runs) until applied.
-        self._loading: tuple[str, Future[_Loaded] | None] | None = None
+        self._web: ReviewServer | None = None  # the browser review `w` opened, while it runs
         self._editor: RefineEditor | None = None
 
     # -- layout -------------------------------------------------------------------------------
@@ -172,23 +109,7 @@ class ReviewScreen(Screen["ReviewDecision"]):
     def on_mount(self) -> None:
         self._apply_theme()
         self.app.theme_changed_signal.subscribe(self, lambda _theme: self._apply_theme())
-        home = self._home if self._home is not None else _quiet_home(self.plan_path.parent)
-        self._baselines = ReviewBaselines(home) if home is not None else None
-        self._load_first()
-        if self._watch:
-            after_first_frame(self, self._start_watching)  # watchfiles' import and thread start wait too
-
-    def _start_watching(self) -> None:
-        if not self.is_attached or self._has_decided:
-            return
-        # A save made since the first read would otherwise show only after the next save.
-        try:
-            changed = self.text is not None and read_plan_text(self.plan_path) != self.text
-        except PlanviewError:
-            changed = True  # gone or unreadable now: reload says so
-        if changed:
-            self.reload_from_disk()
-        self._watch_plan()
+        self._open_plan()
 
     def _apply_theme(self) -> None:
         app = self.app
@@ -199,222 +120,10 @@ class ReviewScreen(Screen["ReviewDecision"]):
     def on_resize(self) -> None:
         self._update_rows()
 
-    # -- loading ------------------------------------------------------------------------------
-    def _load_first(self) -> None:
-        text = self._read_or_flag()
-        head = _head(text, PREFIX_LINES) if text is not None else None
-        # Visible text in the head is visible in the whole plan (only an earlier `<!--` hides text).
-        if text is not None and head is not None and not is_empty_plan(head):
-            self._show_first(text, head)
-            return
-        # What the previous review showed (also when the file is missing now and comes back later).
-        baseline = self._baselines.load(self.plan_path) if self._baselines else None
-        self._marker_baseline = baseline
-        if text is None:
-            return
-        if (baseline is None or baseline == text) and not is_empty_plan(text):
-            # Nothing to mark (a first review, or the very text the last one showed): the canonical
-            # hash and the section diff follow the first frame, as for a long plan.
-            self._show_first(text, None)
-            return
-        self._seen_sha, self._seen_text = _canonical_sha256(text), text
-        self._show_text(text, keep="top")
-
-    def _show_first(self, text: str, head: str | None) -> None:
-        """Show the plan before its whole-document work (`_finish_loading`): a long plan from its
-        first lines (`head`; the rest of it follows), a short one whole."""
-        if head is None:
-            document = parse_plan(text)
-        else:
-            document = parse_plan(head)
-            if len(document.sections) > 1:  # the last one may be cut short by the prefix
-                document = replace(document, sections=document.sections[:-1])
-        self.text = text
-        self.document = document
-        self.empty = False
-        self.diff = None
-        self._loading = (text, None)
-        body = self.body
-        body.empty_message = "This plan is empty"
-        if head is None:
-            body.show(document, frozenset(), keep="top")
-        else:
-            body.more = self._finish_loading
-            body.show(document, frozenset(), keep="top", partial_of=_count_lines(text))
-        after_first_frame(self, self._start_loading)
-        self._update_rows()
-
-    def _load(self, text: str) -> _Loaded:
-        """The whole-document work (runs in the loading thread, or inline when needed at once)."""
-        baseline = self._baselines.load(self.plan_path) if self._baselines else None
-        document = parse_plan(text)
-        diff = _changed_sections(baseline, text) if baseline is not None else None
-        return _Loaded(text, document, _canonical_sha256(text), baseline, diff)
-
-    def _start_loading(self) -> None:
-        if self._loading is None or self._loading[1] is not None:
-            return
-        text = self._loading[0]
-        future: Future[_Loaded] = Future()
-        self._loading = (text, future)
-
-        def run() -> None:
-            try:
-                future.set_result(self._load(text))
-            except BaseException as exc:  # handed to the event loop by future.result()
-                future.set_exception(exc)
-            try:
-                self.post_message(_LoadDone())
-            except RuntimeError:  # the app has closed its event loop meanwhile
-                pass
-
-        threading.Thread(target=run, name="planview-review-load", daemon=True).start()
-
-    @on(_LoadDone)
-    def _on_load_done(self) -> None:
-        self._finish_loading()
-
-    def _finish_loading(self) -> None:
-        """Apply the whole-document work now (waiting for the thread, or doing it here)."""
-        if self._loading is None:
-            return
-        text, future = self._loading
-        loaded = future.result() if future is not None else self._load(text)
-        self._loading = None
-        self.body.more = None
-        if text != self.text:
-            return
-        self._marker_baseline = loaded.baseline
-        self._seen_sha, self._seen_text = loaded.sha, text
-        self.document = loaded.document
-        self.diff = loaded.diff
-        changed = (
-            frozenset(c.index for c in loaded.diff.changes if c.status != "unchanged")
-            if loaded.diff is not None
-            else frozenset()
-        )
-        self.body.adopt(loaded.document, changed)
-        self._schedule_baseline_save(text)
-        self._update_rows()
-
-    def reload_from_disk(self) -> bool:
-        """Read the plan again (the watcher calls this; so can tests). True when the view changed."""
-        if self._has_decided or not self.is_attached:
-            return False
-        self._finish_loading()
-        was_vanished = self.vanished
-        text = self._read_or_flag()
-        if text is None:
-            return not (was_vanished and self.vanished)
-        was_missing = self.vanished or self.unreadable is not None
-        self.vanished = False
-        self.unreadable = None
-        if was_missing:
-            self._set_notice("")
-        if text == self.text:
-            if was_missing:
-                self._update_rows()
-            return was_missing
-        if self._seen_sha is None:
-            self._seen_sha, self._seen_text = _canonical_sha256(text), text
-        self._show_text(text, keep="section" if self.text is not None else "top")
-        return True
-
-    def _show_text(self, text: str, keep: str) -> None:
-        if self._marker_baseline is None and self.text is not None:
-            # No earlier review: changes made while this one is open are marked against what it first showed.
-            self._marker_baseline = self.text
-        self.text = text
-        self.document = parse_plan(text)
-        self.empty = is_empty_plan(text)
-        changed: frozenset[int] = frozenset()
-        self.diff = None
-        if self._marker_baseline is not None:
-            self.diff = _changed_sections(self._marker_baseline, text)
-            changed = frozenset(c.index for c in self.diff.changes if c.status != "unchanged")
-        self.body.empty_message = "This plan is empty"
-        self.body.show(parse_plan("") if self.empty else self.document, changed, keep=keep)  # type: ignore[arg-type]
-        self._schedule_baseline_save(text)
-        self._update_rows()
-
-    def _schedule_baseline_save(self, text: str) -> None:
-        if self._baselines is not None and self._unsaved is None:
-            after_first_frame(self, self._save_baseline)  # after the paint: an fsync is not worth a frame
-        self._unsaved = text
-
-    def _save_baseline(self) -> None:
-        """Remember what this review shows as the baseline for the next review of the plan."""
-        text, self._unsaved = self._unsaved, None
-        if text is None or self._baselines is None:
-            return
-        try:
-            self._baselines.save(self.plan_path, text)
-        except OSError as exc:
-            self._set_notice(
-                f"Could not save the review baseline ({exc.strerror or exc}); markers may be missing next time"
-            )
-
     def on_unmount(self) -> None:
-        if self._loading is not None:  # closed before the long plan's load finished: what it showed
-            self._unsaved = self._loading[0]
-        self._save_baseline()  # a save still waiting for a refresh when the screen closes
+        self._close_plan()
         if self._web is not None:
             self._web.close("the terminal review closed")
-
-    def _read_or_flag(self) -> str | None:
-        """The plan text on disk; None (and the screen says why) when it is gone or unreadable."""
-        try:
-            return read_plan_text(self.plan_path)
-        except PlanNotFoundError:
-            if not self.vanished:
-                self._set_vanished()
-        except PlanviewError as exc:
-            self._set_unreadable(str(exc))
-        return None
-
-    def _set_vanished(self) -> None:
-        self.vanished = True
-        self._set_notice(
-            f"The plan file is gone ({self._display_path()}): approve is disabled. Esc keeps planning; "
-            "the plan reappears here if the file comes back."
-        )
-        if self.text is None:
-            self.body.empty_message = "The plan file does not exist"
-            self.body.show(parse_plan(""), frozenset())
-        self._update_rows()
-
-    def _set_unreadable(self, message: str) -> None:
-        self.unreadable = message
-        self._set_notice(f"{message}. Approve is disabled; Esc keeps planning.")
-        if self.text is None:
-            self.body.empty_message = "The plan file cannot be read"
-            self.body.show(parse_plan(""), frozenset())
-        self._update_rows()
-
-    @work(exclusive=True, group="review-watch")
-    async def _watch_plan(self) -> None:
-        """Reload on every save. Watch the folder: an atomic save (temp + rename) arrives as `added`."""
-        from watchfiles import awatch
-
-        folder = self.plan_path.parent
-        name = self.plan_path.name
-        while not folder.is_dir():
-            await asyncio.sleep(1.0)
-        try:
-            async for changes in awatch(folder, recursive=False, debounce=400, step=50):
-                if any(Path(path).name == name for _change, path in changes):
-                    self.reload_from_disk()
-        except (OSError, RuntimeError) as exc:
-            self._set_notice(
-                f"Live reload stopped ({exc}); press Esc and reopen the review to see later edits"
-            )
-
-    def _display_path(self) -> str:
-        try:
-            shown = str(self.plan_path.relative_to(Path.cwd()))
-        except ValueError:
-            shown = str(self.plan_path)
-        return clean_text(shown)
 
     # -- rows ---------------------------------------------------------------------------------
     def _row_width(self) -> int:
@@ -591,7 +300,7 @@ class ReviewScreen(Screen["ReviewDecision"]):
         on_disk = self._read_or_flag()
         if on_disk is None:
             return
-        sha = _canonical_sha256(on_disk)
+        sha = canonical_sha256(on_disk)
         if on_disk != self.text:
             self._show_text(on_disk, keep="section")
         if sha != self._seen_sha:
@@ -630,50 +339,28 @@ class ReviewScreen(Screen["ReviewDecision"]):
     @work(exclusive=True, group="review-web")
     async def _web_review(self) -> None:
         """Serve this plan's page; its decision (approve, save) closes this screen the same way."""
-        from planview.web.decision import feedback_message
-        from planview.web.review import BROWSER_CHANNEL, open_in_browser, start_review
-
-        try:
-            # on_approve does not record: the flow that opened this screen records the Approved it returns.
-            server = await start_review(
-                self.plan_path,
-                approve=self.approve_enabled,
-                home=self._baselines.home if self._baselines is not None else None,
-                on_approve=lambda _path, _sha: None,
-                baseline=self._marker_baseline,
-            )
-        except PlanviewError as exc:
-            self._set_notice(f"Could not start the browser review: {exc}")
+        page = await serve_page(
+            self.plan_path,
+            approve=self.approve_enabled,
+            home=self._baselines.home if self._baselines is not None else None,
+            baseline=self._marker_baseline,
+            on_open=self._web_opened,
+            notice=self._set_notice,
+        )
+        if page is None or self._has_decided or not self.is_attached:
             return
-        self._web = server
-        try:
-            self._set_notice(f"Reviewing in the browser: {server.url}  (decide there or here)")
-            if not await asyncio.to_thread(open_in_browser, server.url):
-                self._set_notice(f"No browser could be opened; open {server.url} yourself")
-            decision = await server.wait()
-        finally:
-            self._web = None
-            await server.stop()
-        if self._has_decided or not self.is_attached:
-            return
-        from planview.plan.decision import Approved, Refine
-
-        if decision.outcome == "approved" and decision.canonical_sha256 is not None:
-            # The page's comments are in the file now; the flow that records this approval takes
-            # them back out if it cannot (approval.flow.record_decision), as the page's route does.
-            self._decide(
-                Approved(
-                    self.plan_path, decision.canonical_sha256, channel=BROWSER_CHANNEL, saved=decision.saved
-                )
-            )
-        elif decision.outcome == "saved":
-            self._decide(Refine(feedback_message(decision.comments)))
+        decision = terminal_decision(self.plan_path, page)
+        if decision is not None:
+            self._decide(decision)
         else:
-            self._set_notice(f"The browser review closed ({decision.reason}); the review continues here.")
+            self._set_notice(f"The browser review closed ({page.reason}); the review continues here.")
+
+    def _web_opened(self, server: ReviewServer | None) -> None:
+        self._web = server
 
     def _ask_again(self, before: str, after: str) -> None:
         names = [
-            c.title or "Preamble" for c in _changed_sections(before, after).changes if c.status != "unchanged"
+            c.title or "Preamble" for c in changed_sections(before, after).changes if c.status != "unchanged"
         ]
         what = (
             f" ({', '.join(clean_text(n) for n in names[:3])}{', …' if len(names) > 3 else ''})"
@@ -702,23 +389,3 @@ class ReviewScreen(Screen["ReviewDecision"]):
         from planview.plan.decision import Refine
 
         self._decide(Refine(text))
-
-
-def _canonical_sha256(text: str) -> str:
-    from planview.plan.canonical import canonical_sha256
-
-    return canonical_sha256(text)
-
-
-def _changed_sections(before: str, after: str) -> SectionDiff:
-    from planview.plan.diff import changed_sections
-
-    return changed_sections(before, after)
-
-
-def _quiet_home(start: Path) -> Path | None:
-    """planview's home for the review baselines; None when it cannot be created (no markers then)."""
-    try:
-        return planview_home(start if start.is_dir() else None)
-    except (OSError, PlanviewError):
-        return None
