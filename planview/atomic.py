@@ -37,6 +37,11 @@ STALE_AFTER = 2.0  # seconds: a live writer flocks its temp file at once; this o
 _swept: set[tuple[int, int]] = set()  # folders swept by this process (st_dev, st_ino)
 
 
+def is_temp_name(name: str) -> bool:
+    """A temp name `temp_name` makes (an atomic write in progress)."""
+    return _TEMP_NAME.match(name) is not None
+
+
 def temp_name(name: str) -> str:
     """A hidden, unique temp name beside `name` (dot-prefixed so listings skip it)."""
     return f".{name}.{os.urandom(6).hex()}.tmp"

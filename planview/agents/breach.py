@@ -1,12 +1,19 @@
 """The backstop for every agent: watch the project while it plans, and name what changed.
 
 A client cannot stop an agent that writes with its own tools, so during plan mode planview
-watches the whole project (watchfiles, recursive, no default ignores) and treats any write
-outside `.planview/` as a breach. The watcher is ready only once it has seen a probe file that
-planview itself wrote, so a write made right after the turn starts is not missed.
+watches the whole project (watchfiles, recursive, no default ignores) from before the agent
+starts or opens its session, and treats any write outside `.planview/` as a breach, and any file
+in `.planview/plans/` that is not a plan (a script, a subfolder, a dotfile) too. The watcher is
+ready only once it has seen a probe file that planview itself wrote, so a write made right after
+the turn starts is not missed; and it stops only after a second probe came through, so a write
+made just before the agent ended its turn is not lost in the debounce window.
 
 Ignored: git's index refresh (`.git/index`, `*.lock` under `.git/`), which read-only git commands
-may do. Anything else under `.git/` (refs, objects, HEAD) is a change to the repository.
+may do; files the agent's profile names as its own start-up bookkeeping (opencode's
+`.git/opencode`); planview's own files in `.planview/` outside the plans folder (session logs,
+agent logs, review state), which other planview sessions in the same project write too.
+Anything else under `.git/` (refs, objects, HEAD) is a change to the repository. Not covered:
+writes outside the project (the agent's home folder, /tmp) are not watched at all.
 """
 
 from __future__ import annotations
@@ -18,6 +25,7 @@ import uuid
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
+from planview.atomic import is_temp_name
 from planview.gate.git_env import plan_env
 
 READY_TIMEOUT = 5.0
@@ -40,6 +48,7 @@ class BreachWatcher:
         on_breach: Callable[[tuple[str, ...]], None],
         on_plan: Callable[[Path], None] | None = None,
         debounce_ms: int = 50,
+        own_files: tuple[str, ...] = (),  # project-relative files the agent writes as bookkeeping
     ) -> None:
         self.root = Path(os.path.realpath(root))
         self.home = Path(os.path.realpath(home))
@@ -47,24 +56,38 @@ class BreachWatcher:
         self.on_breach = on_breach
         self.on_plan = on_plan
         self.debounce_ms = debounce_ms
+        self.own_files = frozenset(own_files)
         self.changed: set[str] = set()
         self._stop = asyncio.Event()
         self._ready = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
-        probe_dir = self.home if self.home.is_relative_to(self.root) else self.root
-        self._probe = probe_dir / f".watch-probe-{uuid.uuid4().hex[:8]}"
+        self._probes: set[Path] = set()
+        self._probe_dir = self.home if self.home.is_relative_to(self.root) else self.root
+        self._probe = self._new_probe()
 
     @property
     def running(self) -> bool:
         return self._task is not None and not self._task.done()
+
+    def _new_probe(self) -> Path:
+        probe = self._probe_dir / f".watch-probe-{uuid.uuid4().hex[:8]}"
+        self._probes.add(probe)  # a late event of an older probe is planview's own write too
+        return probe
 
     async def start(self) -> None:
         """Start watching; returns once the watcher demonstrably sees writes."""
         if self.running:
             return
         self._stop.clear()
-        self._ready.clear()
         self._task = asyncio.create_task(self._run())
+        await self.settle()
+
+    async def settle(self) -> None:
+        """Write a probe until the watcher reports it: every change made before it has been seen too
+        (the kernel reports a folder's changes in order)."""
+        assert self._task is not None
+        self._ready.clear()
+        self._probe = self._new_probe()
         self._probe.parent.mkdir(parents=True, exist_ok=True)
         deadline = asyncio.get_running_loop().time() + READY_TIMEOUT
         while not self._ready.is_set() and not self._task.done():
@@ -79,6 +102,11 @@ class BreachWatcher:
             self._task.result()  # the watcher failed to start: say why
 
     async def stop(self) -> None:
+        """Stop watching, after the changes made so far have come through (a write made just before
+        the turn ended is reported, not dropped with the debounce window)."""
+        if self.running:
+            with contextlib.suppress(Exception):
+                await self.settle()
         self._stop.set()
         if self._task is not None:
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -103,8 +131,9 @@ class BreachWatcher:
         breached: list[str] = []
         for raw in paths:
             path = Path(raw)
-            if path == self._probe:
-                self._ready.set()
+            if path in self._probes:
+                if path == self._probe:
+                    self._ready.set()
                 continue
             kind = self.classify(path)
             if kind == "plan" and self.on_plan is not None:
@@ -124,13 +153,20 @@ class BreachWatcher:
             return str(path)
 
     def classify(self, path: Path) -> str:
-        """ "plan" (a plan file), "ignored" (planview's own folder, git's index refresh) or "breach"."""
-        if path.is_relative_to(self.home):
+        """ "plan" (a plan file), "ignored" (planview's own files, git's index refresh, the agent's own
+        bookkeeping) or "breach" (anything else, a non-plan file in the plans folder included)."""
+        if path.is_relative_to(self.plans_dir):
+            if path == self.plans_dir or is_temp_name(path.name):  # planview's atomic writes
+                return "ignored"
             if path.parent == self.plans_dir and path.suffix == ".md" and not path.name.startswith("."):
                 return "plan"
+            return "breach"
+        if path.is_relative_to(self.home):
             return "ignored"
         rel = path.relative_to(self.root).parts if path.is_relative_to(self.root) else ()
         if rel[:1] == (".git",) and (rel[-1] in _GIT_NOISE or rel[-1].endswith(".lock")):
+            return "ignored"
+        if "/".join(rel) in self.own_files:
             return "ignored"
         return "breach"
 

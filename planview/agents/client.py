@@ -1,9 +1,9 @@
 """The ACP `Client` planview hands the SDK: a thin adapter that forwards each agent request to the
 session (`ClientHandler`), so the SDK's moving API stays in this one file.
 
-planview advertises `fs/read_text_file` and `fs/write_text_file` (so agents that can, write through
-planview, where plan mode refuses) and no terminal: agents run commands with their own tools, and
-a `terminal/create` that arrives anyway is refused.
+planview advertises `fs/read_text_file`, `fs/write_text_file` and `terminal` (so agents that can,
+write and run commands through planview, where the gate weighs each one: plan mode refuses writes
+but the plan file and runs only read-only git; terminals.py runs and stops the commands).
 """
 
 from __future__ import annotations
@@ -13,21 +13,28 @@ from typing import Any, Protocol
 from acp import RequestError
 from acp.schema import (
     ClientCapabilities,
+    CreateTerminalResponse,
+    EnvVariable,
     FileSystemCapabilities,
     Implementation,
+    KillTerminalResponse,
     PermissionOption,
     ReadTextFileResponse,
+    ReleaseTerminalResponse,
     RequestPermissionResponse,
+    TerminalOutputResponse,
     ToolCallUpdate,
+    WaitForTerminalExitResponse,
     WriteTextFileResponse,
 )
 
 from planview import __version__
+from planview.agents.terminals import Terminals
 
 
 def capabilities() -> ClientCapabilities:
     return ClientCapabilities(
-        fs=FileSystemCapabilities(read_text_file=True, write_text_file=True), terminal=False
+        fs=FileSystemCapabilities(read_text_file=True, write_text_file=True), terminal=True
     )
 
 
@@ -48,7 +55,18 @@ class ClientHandler(Protocol):
 
     async def on_read(self, path: str, line: int | None, limit: int | None) -> str: ...
 
-    def on_terminal(self, command: str, args: list[str]) -> str: ...
+    async def on_terminal_create(
+        self,
+        session_id: str,
+        command: str,
+        args: list[str],
+        cwd: str | None,
+        env: list[EnvVariable],
+        output_byte_limit: int | None,
+    ) -> str: ...
+
+    @property
+    def terminals(self) -> Terminals: ...
 
 
 class PlanviewClient:
@@ -84,22 +102,44 @@ class PlanviewClient:
         return ReadTextFileResponse(content=await self.handler.on_read(path, line, limit))
 
     async def create_terminal(
-        self, command: str, session_id: str, args: list[str] | None = None, **kwargs: Any
-    ) -> Any:
+        self,
+        command: str,
+        session_id: str,
+        args: list[str] | None = None,
+        cwd: str | None = None,
+        env: list[EnvVariable] | None = None,
+        output_byte_limit: int | None = None,
+        **kwargs: Any,
+    ) -> CreateTerminalResponse:
         self._check(session_id)
-        raise RequestError(-32000, self.handler.on_terminal(command, list(args or ())))
+        terminal_id = await self.handler.on_terminal_create(
+            session_id, command, list(args or ()), cwd, list(env or ()), output_byte_limit
+        )
+        return CreateTerminalResponse(terminal_id=terminal_id)
 
-    async def terminal_output(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
-        raise RequestError.resource_not_found(terminal_id)
+    async def terminal_output(
+        self, session_id: str, terminal_id: str, **kwargs: Any
+    ) -> TerminalOutputResponse:
+        self._check(session_id)
+        return self.handler.terminals.get(session_id, terminal_id).output()
 
-    async def wait_for_terminal_exit(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
-        raise RequestError.resource_not_found(terminal_id)
+    async def wait_for_terminal_exit(
+        self, session_id: str, terminal_id: str, **kwargs: Any
+    ) -> WaitForTerminalExitResponse:
+        self._check(session_id)
+        return await self.handler.terminals.get(session_id, terminal_id).wait()
 
-    async def kill_terminal(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
-        raise RequestError.resource_not_found(terminal_id)
+    async def kill_terminal(self, session_id: str, terminal_id: str, **kwargs: Any) -> KillTerminalResponse:
+        self._check(session_id)
+        await self.handler.terminals.get(session_id, terminal_id).kill()
+        return KillTerminalResponse()
 
-    async def release_terminal(self, session_id: str, terminal_id: str, **kwargs: Any) -> Any:
-        raise RequestError.resource_not_found(terminal_id)
+    async def release_terminal(
+        self, session_id: str, terminal_id: str, **kwargs: Any
+    ) -> ReleaseTerminalResponse:
+        self._check(session_id)
+        await self.handler.terminals.release(session_id, terminal_id)
+        return ReleaseTerminalResponse()
 
     async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         raise RequestError.method_not_found(method)

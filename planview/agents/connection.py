@@ -20,6 +20,7 @@ from acp import PROTOCOL_VERSION, RequestError, spawn_agent_process, text_block
 
 from planview.agents.client import PlanviewClient, capabilities, client_info
 from planview.agents.errors import AgentStartError
+from planview.agents.processes import descendants, start_time
 from planview.agents.profiles import AgentProfile
 
 START_TIMEOUT = 60.0  # initialize + session/new (an agent may fetch its models first)
@@ -115,7 +116,7 @@ class AgentConnection:
         # A launcher (codex-acp's node wrapper) exits and leaves its native child running: stop the
         # processes the agent had started, identified by pid and start time so a reused pid is left alone.
         for pid, started in children:
-            if _start_time(pid) == started:
+            if start_time(pid) == started:
                 with contextlib.suppress(OSError):
                     os.kill(pid, signal.SIGTERM)
         # An agent whose own child keeps the pipes open (codex-acp) leaves the transport open after
@@ -232,41 +233,3 @@ class AgentConnection:
         tail = text.strip().splitlines()[-STDERR_TAIL:]
         last = f"; its last words: {tail[-1][:200]}" if tail else ""
         return f" (stderr in {self.stderr_path}{last})"
-
-
-def _start_time(pid: int) -> str | None:
-    """Field 22 of /proc/<pid>/stat (start time in clock ticks), None when gone or not on Linux."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    fields = stat.rsplit(")", 1)[-1].split()
-    return fields[19] if len(fields) > 19 else None
-
-
-def descendants(root: int) -> list[tuple[int, str]]:
-    """(pid, start time) of every process below `root`, from /proc (empty where there is no /proc)."""
-    parents: dict[int, list[int]] = {}
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return []
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        try:
-            stat = Path(f"/proc/{entry}/stat").read_text()
-        except OSError:
-            continue
-        fields = stat.rsplit(")", 1)[-1].split()
-        if len(fields) > 1 and fields[1].isdigit():
-            parents.setdefault(int(fields[1]), []).append(int(entry))
-    found: list[tuple[int, str]] = []
-    stack = [root]
-    while stack:
-        for child in parents.get(stack.pop(), []):
-            started = _start_time(child)
-            if started is not None:
-                found.append((child, started))
-                stack.append(child)
-    return found

@@ -1,11 +1,9 @@
-"""The agent's file and terminal requests, answered inside the project only.
+"""The agent's file requests, answered inside the project only.
 
-planview advertises `fs/read_text_file` and `fs/write_text_file` to ACP agents (client.py) and no
-terminal. Whatever the agent names, a file is served only when its real path (symlinks followed)
-is inside the project; a plan the agent names for review is read only when it is a bounded `.md`
-regular file; and a `terminal/create` is refused with the gate's plan-mode reason or a pointer to
-the agent's own shell tool. Whether a write is allowed is the session's rule (plan mode, the
-pin); how it is refused is here, so every refusal reads the same.
+Whatever the agent names, a file (or a terminal's working folder) is served only when its real
+path (symlinks followed) is inside the project; a plan the agent names for review is read only
+when it is a bounded `.md` regular file. Whether a write is allowed is the session's rule (plan
+mode, the pin); how it is refused is here, so every refusal reads the same.
 """
 
 from __future__ import annotations
@@ -18,8 +16,6 @@ from pathlib import Path
 from acp import RequestError
 
 from planview.fileguard import NotAFileError, TooLargeError, open_regular, read_regular
-from planview.gate.calls import GatePolicy, ToolCall
-from planview.gate.policy import decide
 
 PLAN_READ_CAP = 1_000_000  # bytes of a plan file an agent names outside the project
 READ_CAP = 16 * 1024 * 1024  # bytes of one fs/read_text_file answer
@@ -105,13 +101,3 @@ def plan_mode_write_refusal(rel: str, plans_rel: str) -> RequestError:
         f"written. The one file you may write is your plan, {plans_rel}/<name>.md; "
         "present it for approval when it is ready.",
     )
-
-
-def terminal_answer(command: str, args: list[str], mode: str, policy: GatePolicy) -> str:
-    """Why a terminal/create is refused: the gate's plan-mode reason, else "use your own shell"."""
-    line = " ".join([command, *args])
-    if mode == "plan":
-        decision = decide(ToolCall("bash", {"command": line}), "plan", policy)
-        if not decision.allowed:
-            return f"Refused in plan mode: {decision.reason}"
-    return "planview offers no terminal to agents; run the command with your own shell tool"

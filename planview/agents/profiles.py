@@ -45,6 +45,9 @@ class AgentProfile:
     env: Mapping[str, str] = field(default_factory=dict)  # hard limits passed through the environment
     session_meta: Mapping[str, Any] = field(default_factory=dict)  # `_meta` of session/new (hard limits)
     exit_plan_titles: tuple[str, ...] = ()  # permission titles (lower case) that mean "exit plan mode"
+    # Project files the agent writes as its own bookkeeping when it starts (not a breach); each one
+    # observed on a real start-up of that agent (a watcher over a fresh repository).
+    own_files: tuple[str, ...] = ()
     builtin: bool = True
 
     @property
@@ -125,6 +128,7 @@ BUILTIN: Mapping[str, AgentProfile] = {
         "breach detector",
         advisory="opencode writes with its own tools; its plan agent's limits are its own, planview only "
         "detects a write",
+        own_files=(".git/opencode",),  # opencode 1.18 caches its project id (the root commit) there
     ),
 }
 

@@ -7,8 +7,11 @@ event while a prompt runs, and is answered through the same code as planview's o
   while planning; in execute mode re-checked against the exact pin, then asked of the person;
 - an exit-plan request, or a plan file the agent wrote: saved in the plan store, reviewed, and on
   approval sealed, recorded and pinned (the one approval flow) before the agent hears "allow";
-- file and terminal requests: served inside the project only (files.py); a write while planning
-  is refused unless it is the plan file;
+- file requests: served inside the project only (files.py); a write while planning is refused
+  unless it is the plan file;
+- terminal requests: a command runs only when the gate allows it - in plan mode the same read-only
+  git check and environment as planview's own bash tool, in the project root; in execute mode
+  after the pin check - and terminals.py runs it, caps its output and kills its process group;
 - session updates: its text and tool calls into transcript events (translate.py), its own plan
   into the todo list, its mode into `AgentLink`;
 - the breach watcher (breach.py): a write the agent made without asking cancels the turn.
@@ -22,13 +25,20 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from acp import RequestError
-from acp.schema import AllowedOutcome, PermissionOption, RequestPermissionResponse, ToolCallUpdate
+from acp.schema import (
+    AllowedOutcome,
+    EnvVariable,
+    PermissionOption,
+    RequestPermissionResponse,
+    ToolCallUpdate,
+)
 
 from planview.agents import files, prompts
 from planview.agents import permissions as perm
@@ -37,6 +47,7 @@ from planview.agents.cancel import CANCELLED, TurnCancel
 from planview.agents.link import MODE_CONFIRM_TIMEOUT, AgentLink, SavedAgentSession
 from planview.agents.modes import current_from_update
 from planview.agents.profiles import AgentProfile
+from planview.agents.terminals import REFUSED, Terminals, TerminalSpec, output_limit, shell_line
 from planview.agents.translate import Translator, content_text, todos_from_plan
 from planview.errors import PlanviewError
 from planview.home import HomeLayout
@@ -77,7 +88,8 @@ class AgentRequests(SessionBase):
         self.stderr_path = HomeLayout(self.home).agent_log(self.id)
         self.agent = AgentLink(profile, self.project_root, self.stderr_path, self, self.tool_env())
         self.provider.link, self.agent.saved = self.agent, self.provider.saved
-        self._stop = TurnCancel(self.agent.cancel_soon, self._stop_turn)
+        self._terminals = Terminals()
+        self._stop = TurnCancel(self._cancel_agent, self._stop_turn)
         self._translator = Translator(self._emit, self.project_root)
         self._watcher: BreachWatcher | None = None
         self._breach: tuple[str, ...] = ()
@@ -88,6 +100,7 @@ class AgentRequests(SessionBase):
         self._stop_message: str | None = None  # headless review hand-off
         self._follow_up: str | None = None  # the next prompt of this turn (feedback, carry out)
         self._writes = 0
+        self._commands = 0
         notice = self.resume_notice
         if notice is not None and notice.kind == "approved" and self.approval is not None and self.plan_path:
             # restore() words it for planview's own tools (set_plan_steps); the agent gets the plan (_framed)
@@ -97,6 +110,12 @@ class AgentRequests(SessionBase):
                     self.relative(self.plan_path), self.approval.approver, self.approval.artifact
                 ),
             )
+
+    def _cancel_agent(self) -> None:
+        """A stopped turn: its running commands are killed now (kept for their output), then
+        session/cancel goes to the agent."""
+        self._terminals.kill_running()
+        self.agent.cancel_soon()
 
     def _stop_turn(self) -> bool:
         """The agent ignored session/cancel past the grace: cancel the turn task itself."""
@@ -115,7 +134,12 @@ class AgentRequests(SessionBase):
     async def _watch(self) -> None:
         if self._watcher is None:
             self._watcher = BreachWatcher(
-                self.project_root, self.home, self.store.plans_dir, self._on_breach, self._on_plan_file
+                self.project_root,
+                self.home,
+                self.store.plans_dir,
+                self._on_breach,
+                self._on_plan_file,
+                own_files=self.profile.own_files,
             )
         await self._watcher.start()
 
@@ -341,5 +365,63 @@ class AgentRequests(SessionBase):
         self._emit(ToolStarted(call_id, "write", {"path": rel}, f"write {rel}"))
         self._emit(ToolFinished(call_id, "write", reason, True, reason, False))
 
-    def on_terminal(self, command: str, args: list[str]) -> str:
-        return files.terminal_answer(command, args, self.mode, self.policy)
+    @property
+    def terminals(self) -> Terminals:
+        return self._terminals
+
+    async def on_terminal_create(
+        self,
+        session_id: str,
+        command: str,
+        args: list[str],
+        cwd: str | None,
+        env: list[EnvVariable],
+        output_byte_limit: int | None,
+    ) -> str:
+        """terminal/create: planview's gate at the tool boundary, then the command runs (terminals.py)."""
+        self._commands += 1
+        call_id = f"planview-terminal-{self._commands}"
+        line = shell_line(command, args)
+        if self._stop.requested:
+            raise RequestError(REFUSED, "the turn was stopped; the command was not run")
+        workdir = self.project_root
+        if cwd and files.inside(self.project_root, cwd) != Path(os.path.realpath(self.project_root)):
+            workdir = files.inside(self.project_root, cwd)
+        if self.mode == "plan":
+            script, run_env = await self._plan_command(call_id, line, workdir)
+        else:
+            pinned = self.check_pin()
+            if pinned is not None:
+                self._command_row(call_id, line, pinned)
+                self._stop.request("replan")
+                raise RequestError(REFUSED, pinned)
+            script, run_env = line, {**self.tool_env(), **{e.name: e.value for e in env}}
+        spec = TerminalSpec(line, script, workdir, run_env, output_limit(output_byte_limit), self.mode)
+        return await self._terminals.create(session_id, spec)
+
+    async def _plan_command(self, call_id: str, line: str, workdir: Path) -> tuple[str, dict[str, str]]:
+        """A plan-mode command: the same check (gate.decide on `bash`) and the same git environment as
+        planview's own bash tool. The agent's env entries are not applied: the plan-mode environment
+        is planview's, as for its own shell (BASH_ENV, GIT_* or LD_PRELOAD from an agent would
+        change what the checked line does)."""
+        from planview.gate.calls import ToolCall
+        from planview.gate.git_env import plan_env, plan_script
+        from planview.gate.policy import decide
+
+        if workdir != self.project_root:
+            reason = (
+                f"Refused in plan mode: commands run in the project root, not {self.relative(workdir)}; "
+                "leave cwd out (paths in the command are relative to the root)"
+            )
+            self._command_row(call_id, line, reason)
+            raise RequestError(REFUSED, reason)
+        decision = decide(ToolCall("bash", {"command": line}), "plan", self.policy)
+        if not decision.allowed:
+            reason = self._plan_refusal(decision.reason)
+            self._command_row(call_id, line, reason)
+            raise RequestError(REFUSED, reason, {"command": line})
+        return plan_script(line), await plan_env(self.project_root, self.tool_env())
+
+    def _command_row(self, call_id: str, line: str, reason: str) -> None:
+        self._emit(ToolStarted(call_id, "bash", {"command": line}, f"bash {line}"))
+        self._emit(ToolFinished(call_id, "bash", reason, True, reason, False))

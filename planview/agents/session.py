@@ -7,9 +7,11 @@ cannot enforce read-only by itself:
 
 1. put the agent in its own read-only mode and verify it took (refuse plan mode if it has none);
 2. pass the agent's hard limits (profile: env, session/new `_meta`);
-3. refuse `fs/write_text_file` (but the plan file) and `terminal/create`, and answer mutating
-   permission requests with the agent's reject option, through `planview.gate.decide`;
-4. watch the project while it plans: a write outside `.planview/` cancels the turn and names it;
+3. refuse `fs/write_text_file` (but the plan file) and every `terminal/create` but read-only git,
+   and answer mutating permission requests with the agent's reject option, through
+   `planview.gate.decide`;
+4. watch the project while it plans, from before the agent starts or opens its session: a write
+   outside `.planview/` (or in its plans folder that is not a plan) cancels the turn and names it;
 5. route its exit-plan request (or a plan file it wrote) to planview's review; approval seals and
    records first, then answers with the agent's allow option.
 
@@ -45,10 +47,11 @@ class AcpSession(AgentRequests):
         """planview's MCP servers serve planview's own agent; an ACP agent brings its own."""
 
     async def close(self) -> None:
-        """Stop the MCP servers, the watcher and the agent process."""
+        """Stop the MCP servers, the watcher, the agent's terminals and the agent process."""
         await super().close()
         if self._watcher is not None:
             await self._watcher.stop()
+        await self._terminals.close()
         await self.agent.close()
 
     # ------------------------------------------------------------------ the turn
@@ -57,6 +60,8 @@ class AcpSession(AgentRequests):
         self._stop.reset()
         self._follow_up, self._stop_message = None, None
         try:
+            if self.mode == "plan":
+                await self._watch()  # before the agent starts: its start-up writes are watched too
             await self.connect()
             self._append(UserMessage(text))
             prompt: str | None = text
@@ -94,13 +99,19 @@ class AcpSession(AgentRequests):
                 await self._watcher.stop()
 
     async def _one_prompt(self, text: str) -> str:
+        self._plan_files, self._reviewed = [], False
+        if self.mode == "plan":
+            self._terminals.kill_running("execute")  # a command started before a revocation stops here
+            await self._watch()  # before session/new, so what the agent writes while it opens one is seen
         await self.agent.ensure_session(planning=self.mode == "plan")
         if self.mode == "plan":
             await self.agent.plan_mode()
-            await self._watch()
+            if self._watcher is not None:
+                await self._watcher.settle()  # what it wrote while it started has come through
         else:
             await self.agent.execute_mode()
-        self._plan_files, self._reviewed, self._breach = [], False, ()
+        if self._breach:
+            return "cancelled"  # the agent wrote while it started: the prompt is not sent
         response = await self.agent.prompt(self._framed(text))
         reason = "cancelled" if self._stop.requested else response.stop_reason
         if self._watcher is not None:

@@ -19,6 +19,17 @@ Scenarios (each is one of the "fake agents" the tests and `planview run --agent`
   needs-auth   session/new answers "authentication required" until authenticate(fake-key) was called;
                that method is an env_var one needing FAKE_AGENT_KEY
   config-mode  offers its modes as a config option (category "mode") instead of session modes
+  terminal     runs commands through the client's terminal (terminal/*): by default `git status`
+               (read-only) and `touch written.txt` (a write); FAKE_AGENT_COMMANDS (a JSON list) gives
+               others, each {"command", "args", "cwd", "env", "limit", "lines": N (first wait for N
+               lines of output), "then": "wait" | "kill" (after "after" seconds) | "leave" (never
+               released) | "hold" (until session/cancel), "reuse": true (use the id again after
+               release)}, or {"op": "output" | "wait" | "kill" | "release", "terminal": ID}, or
+               {"raw": METHOD, "params": {...}} (a JSON-RPC request exactly as given; "$session" in
+               params is this session's id)
+  startup-write  writes breach.txt while it opens its session (session/new), before any prompt
+  last-write   writes last.txt and ends its turn at once
+  plans-write  writes .planview/plans/run.sh with its own tools (not a plan), then ends its turn
 
 Every request the agent receives and every answer it gets is appended as a JSON line to the file
 named by FAKE_AGENT_LOG (when set), so tests can assert what the agent saw.
@@ -58,6 +69,7 @@ from acp.schema import (
     AgentCapabilities,
     AuthEnvVar,
     EnvVarAuthMethod,
+    EnvVariable,
     LoadSessionResponse,
     PermissionOption,
     SessionConfigOptionSelect,
@@ -88,6 +100,8 @@ CLAUDE_OPTIONS = [
     PermissionOption(option_id="default", name="Yes, and manually approve edits", kind="allow_once"),
     PermissionOption(option_id="plan", name="No, keep planning", kind="reject_once"),
 ]
+DEFAULT_COMMANDS = [{"command": "git status --short"}, {"command": "touch written.txt"}]
+
 EDIT_OPTIONS = [
     PermissionOption(option_id="allow", name="Allow", kind="allow_once"),
     PermissionOption(option_id="reject", name="Reject", kind="reject_once"),
@@ -122,6 +136,7 @@ class FakeAgent(Agent):
             {
                 "method": "initialize",
                 "fs": client_capabilities.fs.model_dump() if client_capabilities else None,
+                "terminal": client_capabilities.terminal if client_capabilities else None,
             }
         )
         methods = []
@@ -185,6 +200,9 @@ class FakeAgent(Agent):
         self.cwd = Path(cwd)
         if self.scenario == "config-mode":
             self.mode = "agent"
+        if self.scenario == "startup-write":
+            (self.cwd / "breach.txt").write_text("written while the session opened\n")
+            log({"event": "startup-write"})
         log({"method": "session/new", "cwd": cwd, "meta": kw, "session": self.session_id})
         return NewSessionResponse(
             session_id=self.session_id, modes=self._modes(), config_options=self._config()
@@ -434,6 +452,105 @@ class FakeAgent(Agent):
             await self.say(f"chunk {i} ")
             await asyncio.sleep(0.02)
         return "end_turn"
+
+    async def turn_startup_write(self, text: str) -> str:
+        await self.say("planning")
+        return "end_turn"
+
+    async def turn_last_write(self, text: str) -> str:
+        (self.cwd / "last.txt").write_text("written just before the turn ended\n")
+        log({"event": "disk-write"})
+        return "end_turn"
+
+    async def turn_plans_write(self, text: str) -> str:
+        plans = self.cwd / ".planview" / "plans"
+        plans.mkdir(parents=True, exist_ok=True)
+        (plans / "run.sh").write_text("#!/bin/sh\ntouch pwned\n")
+        log({"event": "disk-write"})
+        await self.say("stashed a script")
+        return "end_turn"
+
+    # ---------------------------------------------------------------- terminal: commands through the client
+
+    async def turn_terminal(self, text: str) -> str:
+        specs = json.loads(os.environ.get("FAKE_AGENT_COMMANDS") or "null") or DEFAULT_COMMANDS
+        for index, spec in enumerate(specs):
+            record: dict[str, Any] = {"event": "terminal", "index": index, **spec}
+            try:
+                await self._terminal_step(spec, record)
+            except RequestError as exc:
+                record["error"] = {"code": exc.code, "message": str(exc), "data": exc.data}
+            log(record)
+        await self.say("Commands done.")
+        return "cancelled" if self.cancelled.is_set() else "end_turn"
+
+    async def _terminal_step(self, spec: dict[str, Any], record: dict[str, Any]) -> None:
+        sid = self.session_id
+        if "raw" in spec:
+            params = json.loads(json.dumps(spec.get("params")).replace('"$session"', json.dumps(sid)))
+            record["result"] = await self.conn._conn.send_request(spec["raw"], params)
+            return
+        if "op" in spec:
+            record["result"] = await self._terminal_op(spec["op"], spec["terminal"])
+            return
+        created = await self.conn.create_terminal(
+            session_id=sid,
+            command=spec["command"],
+            args=spec.get("args"),
+            cwd=spec.get("cwd"),
+            env=[EnvVariable(**e) for e in spec.get("env", [])] or None,
+            output_byte_limit=spec.get("limit"),
+        )
+        tid = record["terminal"] = created.terminal_id
+        call = f"cmd-{record['index']}"
+        await self.conn.session_update(
+            session_id=sid,
+            update=start_tool_call(call, spec["command"], kind="execute", status="in_progress"),
+        )
+        then = spec.get("then", "wait")
+        for _ in range(400 if spec.get("lines") else 0):  # until it printed "lines" lines
+            shown = await self._terminal_op("output", tid)
+            if shown["output"].count("\n") >= spec["lines"]:
+                break
+            await asyncio.sleep(0.025)
+        if then == "kill":
+            await asyncio.sleep(spec.get("after", 0.3))
+            await self.conn.kill_terminal(session_id=sid, terminal_id=tid)
+        if then == "hold":
+            log({"event": "holding", "terminal": tid})
+            await self.cancelled.wait()
+            await asyncio.sleep(0.2)  # planview kills the command itself; see what it left
+        if then in ("wait", "kill"):
+            record["exit"] = await self._terminal_op("wait", tid)
+        output = await self._terminal_op("output", tid)
+        record.update(
+            output=output["output"][-4000:],
+            output_len=len(output["output"]),
+            truncated=output["truncated"],
+            status=output.get("exitStatus"),
+        )
+        await self.conn.session_update(session_id=sid, update=update_tool_call(call, status="completed"))
+        if then == "leave":
+            return
+        await self.conn.release_terminal(session_id=sid, terminal_id=tid)
+        if spec.get("reuse"):
+            try:
+                await self._terminal_op("output", tid)
+                record["reuse"] = "answered"
+            except RequestError as exc:
+                record["reuse"] = {"code": exc.code, "message": str(exc)}
+
+    async def _terminal_op(self, op: str, tid: str) -> Any:
+        sid = self.session_id
+        if op == "output":
+            answer = await self.conn.terminal_output(session_id=sid, terminal_id=tid)
+        elif op == "wait":
+            answer = await self.conn.wait_for_terminal_exit(session_id=sid, terminal_id=tid)
+        elif op == "kill":
+            answer = await self.conn.kill_terminal(session_id=sid, terminal_id=tid)
+        else:
+            answer = await self.conn.release_terminal(session_id=sid, terminal_id=tid)
+        return answer.model_dump(by_alias=True, exclude_none=True) if answer is not None else None
 
     async def turn_rows(self, text: str) -> str:
         await self.say("Reading **README**.")
