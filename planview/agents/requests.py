@@ -90,7 +90,7 @@ class AgentRequests(SessionBase):
         self.provider.link, self.agent.saved = self.agent, self.provider.saved
         self._terminals = Terminals()
         self._stop = TurnCancel(self._cancel_agent, self._stop_turn)
-        self._translator = Translator(self._emit, self.project_root)
+        self._translator = Translator(self._emit, self.project_root, self._terminals.shown)
         self._watcher: BreachWatcher | None = None
         self._breach: tuple[str, ...] = ()
         self._breach_report: asyncio.Task[None] | None = None

@@ -37,6 +37,10 @@ from planview.agents.processes import descendants, start_time
 
 OUTPUT_CAP = 1024 * 1024  # bytes of output kept per terminal (one JSON-RPC answer carries it)
 MAX_OPEN = 32  # terminals one session may hold at once (each is a live process group)
+# After release a tool call that embeds the terminal still shows its output (the protocol says so):
+# the last SHOWN_CHARS characters of the last SHOWN_KEPT released terminals are kept for that.
+SHOWN_KEPT = 64
+SHOWN_CHARS = 16_000
 DRAIN_GRACE = 0.5  # after the command exits, how long its last output may take to arrive
 NOT_FOUND = -32002  # the protocol's "resource not found"
 INVALID = -32602  # JSON-RPC invalid params
@@ -213,6 +217,7 @@ class Terminals:
 
     def __init__(self) -> None:
         self._open: dict[str, Terminal] = {}
+        self._released: dict[str, str] = {}  # terminal id -> the end of its output
 
     def __len__(self) -> int:
         return len(self._open)
@@ -259,6 +264,19 @@ class Terminals:
         terminal = self.get(session_id, terminal_id)
         del self._open[terminal_id]
         await terminal.dispose()
+        self._remember(terminal)
+
+    def _remember(self, terminal: Terminal) -> None:
+        self._released[terminal.id] = terminal.text()[-SHOWN_CHARS:]
+        while len(self._released) > SHOWN_KEPT:
+            del self._released[next(iter(self._released))]
+
+    def shown(self, terminal_id: str) -> str | None:
+        """The output a tool row shows for a terminal the agent embedded (live or released)."""
+        terminal = self._open.get(terminal_id)
+        if terminal is not None:
+            return terminal.text()[-SHOWN_CHARS:]
+        return self._released.get(terminal_id)
 
     def kill_running(self, mode: str | None = None) -> None:
         """SIGKILL every running command (only those started in `mode`, when given); kept for output."""
@@ -272,3 +290,4 @@ class Terminals:
         for terminal in terminals:
             with contextlib.suppress(Exception):
                 await terminal.dispose()
+            self._remember(terminal)

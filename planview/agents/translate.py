@@ -45,8 +45,14 @@ def _relative(path: str, root: Path | None) -> str:
         return path
 
 
-def content_text(content: list[Any], raw_output: Any = None, root: Path | None = None) -> str:
-    """A tool call's content as the text a tool row shows: text blocks, unified diffs, terminals."""
+def content_text(
+    content: list[Any],
+    raw_output: Any = None,
+    root: Path | None = None,
+    terminal_text: Callable[[str], str | None] | None = None,
+) -> str:
+    """A tool call's content as the text a tool row shows: text blocks, unified diffs, and a
+    terminal's output (`terminal_text(id)`; its id when planview does not know it)."""
     parts: list[str] = []
     for item in content:
         kind = getattr(item, "type", None)
@@ -60,7 +66,8 @@ def content_text(content: list[Any], raw_output: Any = None, root: Path | None =
         elif kind == "diff":
             parts.append(unified_diff(_relative(item.path, root), item.old_text, item.new_text))
         elif kind == "terminal":
-            parts.append(f"(terminal {item.terminal_id})")
+            shown = terminal_text(item.terminal_id) if terminal_text is not None else None
+            parts.append(shown.rstrip("\n") if shown is not None else f"(terminal {item.terminal_id})")
     if not parts and raw_output is not None:
         parts.append(raw_output if isinstance(raw_output, str) else _json(raw_output))
     return "\n".join(p for p in parts if p)
@@ -95,9 +102,15 @@ def todos_from_plan(entries: list[Any]) -> tuple[Todo, ...]:
 class Translator:
     """Turns one session's updates into events; keeps what it knows about each tool call."""
 
-    def __init__(self, emit: Callable[[Event], None], root: Path | None = None) -> None:
+    def __init__(
+        self,
+        emit: Callable[[Event], None],
+        root: Path | None = None,
+        terminal_text: Callable[[str], str | None] | None = None,
+    ) -> None:
         self.emit = emit
         self.root = root
+        self.terminal_text = terminal_text
         self.tools: dict[str, ToolState] = {}
         self.text: list[str] = []  # the assistant text of the current turn (for the session log)
 
@@ -151,7 +164,9 @@ class Translator:
             )
             return
         result = (
-            "cancelled by the user" if cancelled else content_text(state.content, state.raw_output, self.root)
+            "cancelled by the user"
+            if cancelled
+            else content_text(state.content, state.raw_output, self.root, self.terminal_text)
         )
         failed = cancelled or state.status == "failed"
         self.emit(ToolFinished(state.call_id, state.kind or "tool", result, False, None, failed))

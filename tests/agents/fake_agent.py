@@ -42,6 +42,7 @@ import asyncio
 import json
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -59,6 +60,7 @@ from acp import (
     text_block,
     tool_content,
     tool_diff_content,
+    tool_terminal_ref,
     update_agent_message_text,
     update_plan,
     update_tool_call,
@@ -493,6 +495,7 @@ class FakeAgent(Agent):
         if "op" in spec:
             record["result"] = await self._terminal_op(spec["op"], spec["terminal"])
             return
+        started = time.perf_counter()
         created = await self.conn.create_terminal(
             session_id=sid,
             command=spec["command"],
@@ -505,7 +508,9 @@ class FakeAgent(Agent):
         call = f"cmd-{record['index']}"
         await self.conn.session_update(
             session_id=sid,
-            update=start_tool_call(call, spec["command"], kind="execute", status="in_progress"),
+            update=start_tool_call(
+                call, spec["command"], kind="execute", status="in_progress", content=[tool_terminal_ref(tid)]
+            ),
         )
         then = spec.get("then", "wait")
         for _ in range(400 if spec.get("lines") else 0):  # until it printed "lines" lines
@@ -522,6 +527,7 @@ class FakeAgent(Agent):
             await asyncio.sleep(0.2)  # planview kills the command itself; see what it left
         if then in ("wait", "kill"):
             record["exit"] = await self._terminal_op("wait", tid)
+            record["seconds"] = time.perf_counter() - started  # create -> exit, as the agent saw it
         output = await self._terminal_op("output", tid)
         record.update(
             output=output["output"][-4000:],
@@ -529,10 +535,11 @@ class FakeAgent(Agent):
             truncated=output["truncated"],
             status=output.get("exitStatus"),
         )
+        if then != "leave":  # released first, as Claude's adapter does: the row still shows the output
+            await self.conn.release_terminal(session_id=sid, terminal_id=tid)
         await self.conn.session_update(session_id=sid, update=update_tool_call(call, status="completed"))
         if then == "leave":
             return
-        await self.conn.release_terminal(session_id=sid, terminal_id=tid)
         if spec.get("reuse"):
             try:
                 await self._terminal_op("output", tid)

@@ -134,6 +134,10 @@ async def test_plan_mode_runs_read_only_git_and_refuses_a_write(
     refused = [e for e in rec.of(ev.ToolFinished) if e.refused]
     assert [e.reason for e in refused] == [write["error"]["message"]]
     assert rec.of(ev.TurnEnded)[-1].reason == "done"
+    # the agent embedded the terminal in its tool call and released it before the call completed:
+    # the row shows the command's output, not a dangling terminal id
+    rows = {e.call_id: e.result for e in rec.of(ev.ToolFinished)}
+    assert rows["cmd-0"] == "?? new.txt", rows
 
 
 async def test_execute_mode_runs_both_in_the_project(project: Path, agent_log: Any, monkeypatch: Any) -> None:
