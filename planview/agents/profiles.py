@@ -190,8 +190,8 @@ def resolve_agent(spec: str) -> AgentProfile:
         plan_modes=GENERIC_PLAN_MODES,
         execute_modes=GENERIC_EXECUTE_MODES,
         guarantee="advisory",
-        layers="its plan/read-only mode if it offers one (verified), fs/write_text_file and terminal/create "
-        "refused, mutating permissions refused by the gate, breach detector",
+        layers="its plan/read-only mode if it offers one (verified), fs/write_text_file refused and "
+        "terminal/create gated (read-only git only), mutating permissions refused by the gate, breach detector",
         advisory="anything the agent does with its own tools is only detected",
         builtin=False,
     )
