@@ -34,7 +34,9 @@ _GIT_NOISE = ("index", "index.lock")
 
 
 class BreachWatcher:
-    """Reports writes outside `home` (the .planview folder) while it runs.
+    """Reports writes outside `home` (the .planview folder), and in `plans_dir` writes that are not
+    plans, while it runs. `plans_dir` must exist before it starts (the session creates it): the folder
+    itself changing (deleted, replaced) is then a breach too.
 
     `on_breach(paths)` gets the project-relative paths of each batch of changes; `on_plan(path)` gets
     plans written under `plans_dir` by the agent's own tools (for agents without an exit-plan request).
@@ -156,7 +158,7 @@ class BreachWatcher:
         """ "plan" (a plan file), "ignored" (planview's own files, git's index refresh, the agent's own
         bookkeeping) or "breach" (anything else, a non-plan file in the plans folder included)."""
         if path.is_relative_to(self.plans_dir):
-            if path == self.plans_dir or is_temp_name(path.name):  # planview's atomic writes
+            if is_temp_name(path.name):  # planview's atomic writes
                 return "ignored"
             if path.parent == self.plans_dir and path.suffix == ".md" and not path.name.startswith("."):
                 return "plan"

@@ -132,6 +132,9 @@ class AgentRequests(SessionBase):
     # ------------------------------------------------------------------ breach detection
 
     async def _watch(self) -> None:
+        # The plans folder exists before the watch starts: a file written into a folder made after it
+        # can be missed (the watch on a new folder is added only once its creation is reported).
+        self.store.ensure_plans_dir()
         if self._watcher is None:
             self._watcher = BreachWatcher(
                 self.project_root,

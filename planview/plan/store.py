@@ -437,7 +437,8 @@ class PlanStore:
 
     # -- writing ---------------------------------------------------------------------------------
 
-    def _ensure_plans_dir(self) -> None:
+    def ensure_plans_dir(self) -> None:
+        """Create the home and its plans folder (PlanStoreError naming the folder when it cannot)."""
         ensure_home(self.home)
         try:
             self.plans_dir.mkdir(exist_ok=True)
@@ -486,10 +487,10 @@ class PlanStore:
         payload = _encode_content(content)
         if plan_path is not None:
             target = self.check_path(plan_path)  # refuse before touching the disk at all
-            self._ensure_plans_dir()
+            self.ensure_plans_dir()
             self._write_checked(target, payload, exclusive=False)
             return WrittenPlan(path=target, bytes=len(payload))
-        self._ensure_plans_dir()
+        self.ensure_plans_dir()
         from datetime import datetime
 
         now = datetime.now()

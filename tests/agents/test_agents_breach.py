@@ -75,7 +75,7 @@ def test_what_the_watcher_counts_as_a_breach(project: Path) -> None:
     # anything else there is a breach
     assert watcher.classify(plans / "a.md") == "plan"
     assert watcher.classify(plans / ".a.md.0123456789ab.tmp") == "ignored"
-    assert watcher.classify(plans) == "ignored"
+    assert watcher.classify(plans) == "breach"  # it exists before the watch: deleted or replaced
     assert watcher.classify(plans / "run.sh") == "breach"
     assert watcher.classify(plans / "sub" / "b.md") == "breach"
     assert watcher.classify(plans / ".hidden.md") == "breach"
@@ -99,3 +99,16 @@ async def test_stop_reports_what_was_written_just_before_it(project: Path) -> No
     (project / "quick.txt").write_text("x")
     await watcher.stop()  # no sleep: the debounce window must not swallow it
     assert ("quick.txt",) in seen
+
+
+async def test_a_file_in_a_folder_made_during_the_watch_is_reported(project: Path) -> None:
+    """The watch on a new folder is added only once its creation is seen, so its first file can be
+    missed; the folder itself is then the breach named (the plans folder is made before the watch)."""
+    seen: list[str] = []
+    home = project / ".planview"
+    watcher = BreachWatcher(project, home, home / "plans", lambda paths: seen.extend(paths))
+    await watcher.start()
+    (project / "fresh" / "deeper").mkdir(parents=True)
+    (project / "fresh" / "deeper" / "a.py").write_text("x")
+    await watcher.stop()
+    assert any(p == "fresh" or p.startswith("fresh/") for p in seen), seen
