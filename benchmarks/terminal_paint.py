@@ -256,6 +256,8 @@ def main() -> int:
             "Minimal().run()\n",
             encoding="utf-8",
         )
+        script = work / "one-answer.jsonl"
+        script.write_text('{"text": "Nothing to plan."}\n', encoding="utf-8")
         # `planview status` as a user runs it: in a git repository, no PLANVIEW_HOME, its newest plan
         # approved (the home is found from the repository, the ledger read from its head).
         project = work / "project"
@@ -294,6 +296,14 @@ def main() -> int:
                 [],
             ),
             Row("minimal Textual app (one Static)", [python, str(minimal)], short_needles, []),
+            # The main job's first screen: the session app in plan mode (the scripted provider, so no
+            # key or network), until its prompt and its mode bar are on the terminal.
+            Row(
+                "planview --plan (session app, scripted provider)",
+                [*planview, "--plan", "--script", str(script)],
+                Needles("Ask the agent", "plan mode"),
+                [],
+            ),
         ]
         per_plan: list[tuple[str, Row, Row]] = []
         for label, path in plans:
@@ -339,6 +349,15 @@ def main() -> int:
         if "50,000" in label:
             checks.append(("50k first screen / 63-line", ours, short_ours, 1.5))
     checks.append(("63-line / minimal Textual app", short_ours, minimal_row, 1.5))
+    # Not one of issue 13's targets, held to the review's bar: every session opens on this screen.
+    checks.append(
+        (
+            "session app / minimal Textual app",
+            by_label["planview --plan (session app, scripted provider)"],
+            minimal_row,
+            1.5,
+        )
+    )
     for name in ("planview --help", "planview status (approved plan, git repository)"):
         checks.append((f"{name.split(' (')[0]} / python -c pass", by_label[name], pass_row, 4.0))
     print()

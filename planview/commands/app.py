@@ -64,33 +64,45 @@ def run_app(args: argparse.Namespace) -> int:
     from planview.commands.review import require_terminal
 
     require_terminal("planview", HEADLESS)
-    from planview.commands.session_builder import prepare
-    from planview.config import config_paths
+    from planview.commands import collector
 
-    spec = prepare(
-        provider=args.provider,
-        model=args.model,
-        script=args.script,
-        resume=args.resume,
-        plan_mode=args.plan,
-        agent=args.agent,
-    )
-    theme, keymap = spec.config.theme, dict(spec.config.keys)
+    collector.pause()
+    try:
+        from planview.commands.session_builder import prepare
+        from planview.config import config_paths
 
-    from planview.tui.app import PlanviewApp
+        spec = prepare(
+            provider=args.provider,
+            model=args.model,
+            script=args.script,
+            resume=args.resume,
+            plan_mode=args.plan,
+            agent=args.agent,
+        )
+        theme, keymap = spec.config.theme, dict(spec.config.keys)
+        from planview.tui.app import PlanviewApp
 
-    if not spec.has_provider:
-        user, project = config_paths(spec.store.home)
-        PlanviewApp(None, project_root=spec.project_root, first_run=(user, project), theme=theme).run()
-        return 0
-    provider = None if spec.agent else spec.make_provider()  # built once: a script keeps its place
-    app = PlanviewApp(
-        lambda ui, on_event: spec.build(ui=ui, on_event=on_event, provider=provider),
-        project_root=spec.project_root,
-        theme=theme,
-        keymap=keymap,
-    )
-    app.run()
+        if not spec.has_provider:
+            user, project = config_paths(spec.store.home)
+            PlanviewApp(
+                None,
+                project_root=spec.project_root,
+                first_run=(user, project),
+                theme=theme,
+                on_first_frame=collector.resume,
+            ).run()
+            return 0
+        provider = None if spec.agent else spec.make_provider()  # built once: a script keeps its place
+        app = PlanviewApp(
+            lambda ui, on_event: spec.build(ui=ui, on_event=on_event, provider=provider),
+            project_root=spec.project_root,
+            theme=theme,
+            keymap=keymap,
+            on_first_frame=collector.resume,
+        )
+        app.run()
+    finally:
+        collector.resume()
     return 0
 
 
@@ -108,16 +120,23 @@ def run_demo(args: argparse.Namespace) -> int:
     os.chdir(root)  # the demo behaves as if started inside the sample project
     provider = demo_provider()
 
+    from planview.commands import collector
     from planview.commands.session_builder import prepare
-    from planview.tui.app import PlanviewApp
 
-    spec = prepare(cwd=root)
-    app = PlanviewApp(
-        lambda ui, on_event: spec.build(ui=ui, on_event=on_event, provider=provider),
-        project_root=spec.project_root,
-        welcome=guide.welcome(root),
-        prompt_text=DEMO_TASK,
-    )
-    app.run()
+    collector.pause()
+    try:
+        from planview.tui.app import PlanviewApp
+
+        spec = prepare(cwd=root)
+        app = PlanviewApp(
+            lambda ui, on_event: spec.build(ui=ui, on_event=on_event, provider=provider),
+            project_root=spec.project_root,
+            welcome=guide.welcome(root),
+            prompt_text=DEMO_TASK,
+            on_first_frame=collector.resume,
+        )
+        app.run()
+    finally:
+        collector.resume()
     print(guide.closing(root, command))
     return 0

@@ -120,29 +120,18 @@ def _is_tty(stream: object) -> bool:
 def open_review(path: Path, home: Path | None) -> ReviewDecision:
     """Run the standalone review app until it decides (the seam tests replace)."""
     require_terminal("planview review")
-    import gc
+    from planview.commands import collector
 
-    # Start-up makes some 45,000 objects that live as long as the screen, and the cyclic collector
-    # walks them again and again on the way (about 15 ms of the first frame on this machine): it
-    # waits until the first frame is on the terminal, then runs with those objects frozen.
-    gc.disable()
+    collector.pause()
     try:
         from planview.tui.review.app import ReviewApp  # only the UI commands load textual
 
-        decision = ReviewApp(path, home=home, on_first_frame=_collect_again).run()
+        decision = ReviewApp(path, home=home, on_first_frame=collector.resume).run()
     finally:
-        _collect_again()
+        collector.resume()
     from planview.plan.decision import Keep  # (after the screen: nothing but it before the first frame)
 
     return decision if decision is not None else Keep()
-
-
-def _collect_again() -> None:
-    import gc
-
-    if not gc.isenabled():
-        gc.freeze()  # what start-up made stays: later collections skip it
-        gc.enable()
 
 
 def decision_json(decision: ReviewDecision, path: Path) -> dict[str, object]:

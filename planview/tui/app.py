@@ -19,6 +19,7 @@ from rich.text import Text
 from textual import events
 from textual.app import App
 from textual.binding import Binding
+from textual.screen import Screen
 
 from planview.approval.channels import REVIEW_SCREEN
 from planview.errors import PlanviewError
@@ -31,6 +32,7 @@ from planview.textsafe import sanitize_for_terminal
 from planview.tui.confirm import ConfirmScreen
 from planview.tui.messages import ConfirmRequested, ReviewRequested, SessionEventMessage
 from planview.tui.palette import PlanCommands
+from planview.tui.review.first_frame import after_first_frame
 from planview.tui.session_screen import SessionScreen
 from planview.tui.styles import stylesheet
 
@@ -77,7 +79,9 @@ class TuiSessionUI:
 
 class PlanviewApp(App):
     TITLE = "planview"
-    CSS_PATH = stylesheet("app")
+    # The session screen's sheet too: read with the app's, it is not parsed again (with every other
+    # sheet) when the screen opens, which Textual does for a screen's own CSS_PATH.
+    CSS_PATH = [stylesheet("app"), stylesheet("session")]
     COMMANDS = App.COMMANDS | {PlanCommands}
     BINDINGS = [Binding("ctrl+c", "interrupt", "quit", show=False, priority=True)]
 
@@ -91,10 +95,13 @@ class PlanviewApp(App):
         first_run: tuple[Path, Path | None] | None = None,
         theme: str | None = None,
         keymap: dict[str, str] | None = None,
+        on_first_frame: Callable[[], object] | None = None,
     ) -> None:
         """`session_factory(ui, on_event)` builds the session; None shows the first-run screen
-        (`first_run` = (user config path, project config path))."""
+        (`first_run` = (user config path, project config path)). `on_first_frame` is called once
+        the first frame is on the terminal."""
         super().__init__()
+        self._on_first_frame = on_first_frame
         self.ui = TuiSessionUI(self)
         self.first_run = first_run
         self.welcome = tuple(welcome)
@@ -122,6 +129,8 @@ class PlanviewApp(App):
 
     # -- start -------------------------------------------------------------------------------
     def on_mount(self) -> None:
+        if self._on_first_frame is not None:
+            after_first_frame(self.screen, self._on_first_frame)
         if self._theme_name and self._theme_name in self.available_themes:
             self.theme = self._theme_name
         elif self._theme_name:
@@ -139,15 +148,26 @@ class PlanviewApp(App):
             user, project = self.first_run or (Path("config.toml"), None)
             self.push_screen(FirstRunScreen(user, project))
             return
-        self.session_screen = SessionScreen(
-            self.session, project_root=self.project_root, welcome=self.welcome, prompt_text=self.prompt_text
-        )
-        self.push_screen(self.session_screen)
         # The MCP servers start beside the UI (a slow one never delays the first frame); a turn
         # sent before they are up waits for the same start.
         start = getattr(self.session, "start_servers", None)
         if callable(start):
             self.run_worker(start(), group="mcp", exit_on_error=False)
+
+    def get_default_screen(self) -> Screen:
+        # The session screen is the app's own first screen, not one pushed from on_mount: a pushed
+        # screen is first laid out and drawn inside Textual's start-up batch, where that frame is
+        # dropped and drawn again.
+        if self.session is None:
+            return super().get_default_screen()  # on_mount pushes the first-run screen over it
+        if self.session_screen is None:
+            self.session_screen = SessionScreen(
+                self.session,
+                project_root=self.project_root,
+                welcome=self.welcome,
+                prompt_text=self.prompt_text,
+            )
+        return self.session_screen
 
     async def on_event(self, event: events.Event) -> None:
         early = self._early_keys
