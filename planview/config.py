@@ -77,6 +77,8 @@ class ConfigError(PlanviewError):
 
 @dataclass(frozen=True)
 class ProviderConfig:
+    """The `[provider]` settings: which model provider, model, endpoint and key variable."""
+
     name: str | None = None
     model: str | None = None
     base_url: str | None = None
@@ -88,6 +90,8 @@ class ProviderConfig:
 
 @dataclass(frozen=True)
 class Config:
+    """planview's settings after merging the user file, the project file and the environment."""
+
     provider: ProviderConfig = field(default_factory=ProviderConfig)
     theme: str | None = None
     keys: Mapping[str, str] = field(default_factory=dict)

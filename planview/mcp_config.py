@@ -36,6 +36,8 @@ class McpConfigError(PlanviewError):
 
 @dataclass(frozen=True)
 class McpServerConfig:
+    """One `[mcp.servers.NAME]` table: how to start or reach the server, and where it was defined."""
+
     name: str
     command: str | None = None  # stdio transport
     args: tuple[str, ...] = ()

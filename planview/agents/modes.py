@@ -15,6 +15,8 @@ from typing import Any, Literal
 
 @dataclass(frozen=True)
 class ModeTarget:
+    """A mode the agent offers, and which of ACP's two calls (set_mode or set_config_option) selects it."""
+
     via: Literal["config", "mode"]
     value: str  # the mode id (set_mode) or the option value (set_config_option)
     name: str  # what the agent calls it

@@ -34,6 +34,8 @@ GENERIC_EXECUTE_MODES = ("default", "code", "agent", "build", "auto", "normal")
 
 @dataclass(frozen=True)
 class AgentProfile:
+    """One ACP agent: how to start it, its planning and executing modes, what plan mode promises."""
+
     name: str  # "gemini", or the command for a generic agent
     argv: tuple[str, ...]  # how to start it speaking ACP on stdio
     install: str  # the one line a missing binary gets

@@ -23,6 +23,8 @@ TODO_STATUSES = frozenset({"pending", "in_progress", "completed"})
 
 @dataclass
 class ToolState:
+    """What the updates so far said about one ACP tool call, merged field by field until it finishes."""
+
     call_id: str
     title: str = ""
     kind: str | None = None

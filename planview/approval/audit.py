@@ -33,6 +33,8 @@ _LOCATION = re.compile(r"(?::\d+(?:[-:]\d+)?|#L\d+(?:-L?\d+)?)$")
 
 @dataclass(frozen=True)
 class GitChanges:
+    """What changed in the work tree since the commit recorded with the approval."""
+
     commit: str | None
     stat: str  # `git diff --stat <commit>` output ("" when nothing changed)
     changed: tuple[str, ...]  # tracked files that differ from the commit
@@ -42,6 +44,8 @@ class GitChanges:
 
 @dataclass(frozen=True)
 class Evidence:
+    """What the newest approval authorised beside what is there now: artifact, packet, plan file, git."""
+
     record: ApprovalRecord
     artifact_path: Path
     artifact_ok: bool  # the sealed bytes still hash to the recorded sha256
@@ -57,6 +61,8 @@ class Evidence:
 
 @dataclass(frozen=True)
 class AuditReport:
+    """`planview audit`'s answer: the ledger's check, every approval, and the newest one's evidence."""
+
     ledger_path: Path
     verification: Verification
     entries: tuple[ApprovalEntry, ...]

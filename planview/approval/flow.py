@@ -36,6 +36,8 @@ DecisionKind = Literal["approve", "refine", "keep"]
 
 @dataclass(frozen=True)
 class ReviewOutcome:
+    """A person's review decision and what recording it did (the approval made or found, if any)."""
+
     decision: ReviewDecision
     record: ApprovalRecord | None = None  # the approval (new or the existing one of this content)
     new: bool = False  # a new ledger event was appended

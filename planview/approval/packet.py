@@ -65,6 +65,8 @@ _SECTION_KEYS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
 
 @dataclass(frozen=True)
 class EvidencePacket:
+    """An approval's evidence packet as plain JSON values, with the sha256 of its canonical bytes."""
+
     data: Mapping[str, Any]  # plain JSON values; treat as read-only
     sha256: str
 

@@ -22,6 +22,8 @@ _ARTIFACT_RE = re.compile(r"^artifact:([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a
 
 @dataclass(frozen=True)
 class SealedArtifact:
+    """Where a plan's approved bytes are sealed, their hashes, and whether this call wrote them."""
+
     artifact: str  # "artifact:<uuid>"
     path: Path
     sha256: str  # of the sealed bytes

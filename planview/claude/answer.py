@@ -22,6 +22,8 @@ __all__ = ["HookAnswer", "allow", "deny", "failure", "pass_through", "permission
 
 @dataclass(frozen=True)
 class HookAnswer:
+    """What the hook prints on stdout and stderr and the status it exits with."""
+
     exit_code: int
     stdout: str = ""
     stderr: str = ""

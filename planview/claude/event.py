@@ -34,6 +34,8 @@ class HookInputError(PlanviewError):
 
 @dataclass(frozen=True)
 class HookEvent:
+    """A checked Claude Code hook event: the tool call Claude asks about, and where and in which mode."""
+
     name: str  # hook_event_name: PreToolUse | PermissionRequest
     session_id: str
     cwd: Path

@@ -47,6 +47,8 @@ class HandoffError(PlanviewError):
 
 @dataclass(frozen=True)
 class ReviewOutcome:
+    """What the person decided on a plan Claude submitted ("timeout": nothing in time), with any feedback."""
+
     decision: Literal["approve", "refine", "keep", "timeout"]
     feedback: str = ""
 

@@ -43,6 +43,8 @@ class ClaudeSettingsError(PlanviewError):
 
 @dataclass(frozen=True)
 class Change:
+    """What `planview claude install` or `uninstall` changed in one settings file, for its report."""
+
     path: Path
     added: tuple[str, ...]  # "PreToolUse (matcher *)", ...
     removed: tuple[str, ...]

@@ -35,6 +35,8 @@ class Pin:
 
 @dataclass(frozen=True)
 class SessionState:
+    """One Claude Code session as planview remembers it between hook calls (`sessions/<id>.json`)."""
+
     mode: SessionMode = ""  # "" = follow Claude's permission_mode and the project switch
     plan: str = ""  # the planview plan file this session's ExitPlanMode writes
     pin: Pin | None = None

@@ -57,6 +57,8 @@ _WORDING = (
 
 @dataclass(frozen=True)
 class PlanVerdict:
+    """Whether one Claude tool call may run while planning, and why (a refusal names the fix)."""
+
     allowed: bool
     reason: str
 

@@ -31,6 +31,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class SessionSpec:
+    """Everything a session needs, resolved from the flags and the disk before any UI starts."""
+
     project_root: Path
     store: PlanStore
     config: Config

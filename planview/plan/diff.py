@@ -23,6 +23,8 @@ SectionStatus = Literal["unchanged", "changed", "added"]
 
 @dataclass(frozen=True)
 class SectionChange:
+    """How one section of the current text compares with the previous text."""
+
     index: int  # index into the *current* document's sections
     title: str
     status: SectionStatus
@@ -30,6 +32,8 @@ class SectionChange:
 
 @dataclass(frozen=True)
 class SectionDiff:
+    """Which sections changed since the previous text: each current one's status, and those removed."""
+
     changes: tuple[SectionChange, ...]  # one per current section, in order
     removed: tuple[str, ...]  # titles of previous sections with no match
 

@@ -28,6 +28,8 @@ _MARKER = "[!review]"
 
 @dataclass(frozen=True)
 class ReviewComment:
+    """One `> [!REVIEW]` comment and the block it follows."""
+
     anchor_line: int  # last line of the block the comment follows (in the stripped text)
     text: str
 

@@ -67,6 +67,8 @@ _BOX_CHAR = {"pending": " ", "in_progress": "~", "completed": "x"}
 
 @dataclass(frozen=True)
 class Step:
+    """One step of the plan: its text, checkbox state and source line."""
+
     index: int  # 1-based, in document order
     text: str  # full text, Markdown markup stripped (identifiers like user_id intact)
     display: str  # text shortened to 200 chars ending in "…" when longer
@@ -86,6 +88,8 @@ class Step:
 
 @dataclass(frozen=True)
 class StepList:
+    """The plan's steps and where they were found (the Steps section, else the shallowest list)."""
+
     steps: tuple[Step, ...]
     source: Literal["steps_section", "shallowest_list", "none"]
     section_title: str | None
@@ -101,6 +105,8 @@ class StepList:
 
 @dataclass(frozen=True)
 class StepUpdate:
+    """A request to set one step's checkbox, refused if the step's text no longer matches."""
+
     step: int  # 1-based
     status: StepStatus  # "in_progress" writes [~]
     expected: str | None = None  # step text; refuses when it no longer matches
@@ -116,6 +122,8 @@ class StepUpdateError(PlanviewError):
 
 @dataclass
 class _Item:
+    """A list item from markdown-it's tokens, with its nested items (built while steps are found)."""
+
     start: int  # 1-based first line
     end: int
     depth: int  # list nesting + quote nesting
@@ -206,6 +214,8 @@ def _walk(items: list[_Item]):
 
 @dataclass(frozen=True)
 class _Located:
+    """A step with the item it came from and its lines in the original text (comments included)."""
+
     step: Step
     item: _Item  # line numbers of the comment-free text
     line: int  # the item's first line in `text` (1-based)

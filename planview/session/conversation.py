@@ -19,6 +19,8 @@ from typing import Any
 
 @dataclass(frozen=True)
 class UserMessage:
+    """A user turn: the person's words, or a runtime note sent to the model as one."""
+
     content: str
     kind: str | None = None  # None: the person's words; else a hidden runtime note
 
@@ -38,6 +40,8 @@ class UserMessage:
 
 @dataclass(frozen=True)
 class ToolCallRecord:
+    """One tool call the model made, as it asked for it."""
+
     id: str
     name: str
     arguments: Mapping[str, Any]
@@ -48,6 +52,8 @@ class ToolCallRecord:
 
 @dataclass(frozen=True)
 class AssistantMessage:
+    """The model's reply: its text and the tool calls it made."""
+
     content: str
     tool_calls: tuple[ToolCallRecord, ...] = ()
 
@@ -67,6 +73,8 @@ class AssistantMessage:
 
 @dataclass(frozen=True)
 class ToolMessage:
+    """One tool call's result: what the model saw, and whether the call was refused or failed."""
+
     tool_call_id: str
     name: str
     content: str  # exactly what the model saw

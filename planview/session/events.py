@@ -19,6 +19,8 @@ TurnEndReason = Literal["done", "cancelled", "error", "review"]
 
 @dataclass(frozen=True)
 class Todo:
+    """One item of the session's todo list."""
+
     text: str
     status: TodoStatus = "pending"
 
@@ -32,6 +34,8 @@ class TextDelta:
 
 @dataclass(frozen=True)
 class ToolStarted:
+    """A tool call began; the transcript shows its headline until it finishes."""
+
     call_id: str
     name: str
     arguments: Mapping[str, Any]
@@ -40,6 +44,8 @@ class ToolStarted:
 
 @dataclass(frozen=True)
 class ToolFinished:
+    """A tool call ended: its result, and whether it was refused or failed."""
+
     call_id: str
     name: str
     result: str  # exactly what the model sees
@@ -61,6 +67,8 @@ class ModeChanged:
 
 @dataclass(frozen=True)
 class PlanWritten:
+    """The session's plan file was saved (`bytes` long)."""
+
     path: Path
     bytes: int
 
@@ -76,24 +84,32 @@ class ReviewRequested:
 
 @dataclass(frozen=True)
 class ConfirmationRequested:
+    """The session is asking the attached UI a yes/no question."""
+
     title: str
     message: str
 
 
 @dataclass(frozen=True)
 class TodosChanged:
+    """The todo list changed: all of it, and any plan steps the cap held back."""
+
     todos: tuple[Todo, ...]
     deferred: tuple[str, ...] = field(default=())  # plan steps held back by the item cap
 
 
 @dataclass(frozen=True)
 class TurnEnded:
+    """The user's turn is over, and why."""
+
     reason: TurnEndReason
     message: str = ""  # for "review": what the user does next; for "error": the error
 
 
 @dataclass(frozen=True)
 class ErrorEvent:
+    """A failure the person should see, in one line saying what happened."""
+
     message: str
 
 

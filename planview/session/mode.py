@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True)
 class ModeState:
+    """The session's mode, its plan and the approval it executes under (legal shapes: module docstring)."""
+
     mode: Mode = "plan"
     plan: Path | None = None
     pin: ApprovalRecord | None = None  # execute under exactly this approval event
@@ -59,16 +61,22 @@ class ModeState:
 
 @dataclass(frozen=True)
 class EnterPlan:
+    """Go to plan mode (any pin is dropped)."""
+
     plan: Path | None = None  # the plan to work on; None keeps the current one
 
 
 @dataclass(frozen=True)
 class ChoosePlan:
+    """Make this file the session's plan (refused while executing another, approved plan)."""
+
     plan: Path  # write_plan saved it, or exit_plan_mode submitted it
 
 
 @dataclass(frozen=True)
 class Approve:
+    """A person approved the plan: execute pinned to this record (refused unless the plan still matches)."""
+
     record: ApprovalRecord
     plan: Path  # the file the record approves
     current: bool  # the plan file's canonical hash equals record.canonical_sha256 right now
@@ -76,11 +84,15 @@ class Approve:
 
 @dataclass(frozen=True)
 class Revoke:
+    """The pinned approval no longer holds (the plan changed, or the ledger says so): back to planning."""
+
     sections: tuple[str, ...] = ()  # what changed, when known
 
 
 @dataclass(frozen=True)
 class LeavePlan:
+    """The person's toggle out of planning: execute, pinned to the plan's current approval if it has one."""
+
     pin: ApprovalRecord | None = None  # the working plan's current approval, found by the caller
 
 

@@ -42,6 +42,8 @@ class SessionNotFoundError(PlanviewError):
 
 @dataclass(frozen=True)
 class SessionState:
+    """A session file's `state` line: mode, plan, approval, todos and the provider's resume point."""
+
     mode: str = "execute"
     plan_path: str | None = None
     approval: Mapping[str, Any] | None = None
@@ -65,6 +67,8 @@ class SessionState:
 
 @dataclass(frozen=True)
 class SavedSession:
+    """A session file as read back: its meta, conversation, last state, and any torn last line."""
+
     id: str
     path: Path
     meta: Mapping[str, Any]

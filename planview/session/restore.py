@@ -38,6 +38,8 @@ NoticeKind = Literal["approved", "revoked", "unusable"]
 
 @dataclass(frozen=True)
 class ResumeNotice:
+    """What changed while the session was stopped: a line for the person and one for the model."""
+
     kind: NoticeKind
     shown: str  # one line for the transcript
     for_model: str  # sent ahead of the next user message
@@ -45,6 +47,8 @@ class ResumeNotice:
 
 @dataclass(frozen=True)
 class Restored:
+    """A saved session as it resumes now, with the ledger's word on its mode."""
+
     conversation: tuple[Message, ...]
     mode: ModeState
     todos: tuple[Todo, ...] = ()

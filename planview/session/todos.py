@@ -19,6 +19,8 @@ STATUSES = ("pending", "in_progress", "completed")
 
 @dataclass(frozen=True)
 class StepSeed:
+    """A plan step as it enters the todo list at approval."""
+
     text: str
     completed: bool = False
     status: TodoStatus | None = None  # None: from `completed`; a `[~]` step seeds as "in_progress"
@@ -39,6 +41,8 @@ class StepSeed:
 
 @dataclass(frozen=True)
 class MergeResult:
+    """The todo list after a merge, and which steps were added, skipped or deferred."""
+
     todos: tuple[Todo, ...]
     added: tuple[str, ...]
     skipped: tuple[str, ...]  # already on the list

@@ -12,6 +12,8 @@ from planview.plan.decision import ReviewDecision
 
 @dataclass(frozen=True)
 class ReviewRequest:
+    """A plan for the attached UI to review: its file and the text the decision is about."""
+
     plan_path: Path
     text: str
 

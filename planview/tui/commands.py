@@ -26,53 +26,61 @@ _COMMAND = re.compile(r"^/([A-Za-z][A-Za-z0-9_-]*)(?=\s|$)(.*)\Z", re.DOTALL)
 
 @dataclass(frozen=True)
 class SendPrompt:
+    """Send this text to the agent."""
+
     text: str
 
 
 @dataclass(frozen=True)
 class TogglePlan:
-    pass
+    """`/plan`: turn plan mode on or off."""
 
 
 @dataclass(frozen=True)
 class PlanTask:
+    """`/plan <task>`: enter plan mode and send the task."""
+
     task: str
 
 
 @dataclass(frozen=True)
 class ReviewPlan:
+    """`/plan review [--web] [path]`: open a plan's review."""
+
     path: str | None  # None: the session's plan, else the newest plan
     web: bool = False  # `/plan review --web [path]`: a comment-only page in the browser
 
 
 @dataclass(frozen=True)
 class ListPlans:
-    pass
+    """`/plans`: list the project's plans."""
 
 
 @dataclass(frozen=True)
 class ListMcp:
-    pass
+    """`/mcp`: list the MCP servers and their tools."""
 
 
 @dataclass(frozen=True)
 class ShowHelp:
-    pass
+    """`/help`: list the commands."""
 
 
 @dataclass(frozen=True)
 class Quit:
-    pass
+    """`/quit` or `/exit`: leave planview."""
 
 
 @dataclass(frozen=True)
 class UnknownCommand:
+    """A `/word` planview has no command for (or a command given words it takes none of)."""
+
     name: str
 
 
 @dataclass(frozen=True)
 class Empty:
-    pass
+    """A blank line: nothing to do."""
 
 
 Command = (

@@ -26,6 +26,8 @@ MISSING_SDK = (
 
 @dataclass(frozen=True)
 class ServerStatus:
+    """One configured MCP server as `/mcp` lists it: its state, any problem, its tools."""
+
     name: str
     transport: str  # "stdio" or "http"
     target: str  # the command line or the URL

@@ -22,6 +22,8 @@ _TOOL_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 
 @dataclass(frozen=True)
 class McpTool:
+    """One tool a server offers, with its schema and annotations as the server sent them."""
+
     server: str
     name: str  # the server's own name for it
     description: str

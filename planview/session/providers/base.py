@@ -27,6 +27,8 @@ class ProviderError(PlanviewError):
 
 @dataclass(frozen=True)
 class ToolSchema:
+    """A tool as the model is offered it: name, description and the JSON schema of its arguments."""
+
     name: str
     description: str
     parameters: Mapping[str, Any]  # JSON schema of the arguments object
@@ -34,6 +36,8 @@ class ToolSchema:
 
 @dataclass(frozen=True)
 class ModelRequest:
+    """What one model call sends: the system prompt, the conversation and the tools."""
+
     system: str
     messages: tuple[Message, ...]
     tools: tuple[ToolSchema, ...] = ()
@@ -41,6 +45,8 @@ class ModelRequest:
 
 @dataclass(frozen=True)
 class ModelToolCall:
+    """One complete tool call from the model's reply (refused unrun when `invalid` is set)."""
+
     id: str
     name: str
     arguments: Mapping[str, Any] = field(default_factory=dict)
@@ -50,16 +56,22 @@ class ModelToolCall:
 
 @dataclass(frozen=True)
 class TextChunk:
+    """A piece of the model's reply text, in stream order."""
+
     text: str
 
 
 @dataclass(frozen=True)
 class ToolCallChunk:
+    """A tool call the model finished streaming."""
+
     call: ModelToolCall
 
 
 @dataclass(frozen=True)
 class Done:
+    """The model's reply is complete; the stream's last event."""
+
     stop_reason: str = "end_turn"
 
 

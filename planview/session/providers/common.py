@@ -136,6 +136,8 @@ class SdkProvider(ABC):
 
 @dataclass
 class StreamProgress:
+    """Whether the reply began to stream: a connection lost after that is a cut-off reply, not no server."""
+
     started: bool = False  # the first piece of the reply arrived
 
 

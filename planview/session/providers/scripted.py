@@ -41,6 +41,8 @@ class ScriptError(ProviderError):
 
 @dataclass(frozen=True)
 class ScriptTurn:
+    """One model turn of a script: a line of the file, or a step of a subagent call's `script`."""
+
     line: int
     text: str
     tool_calls: tuple[ModelToolCall, ...]

@@ -20,6 +20,8 @@ class ToolError(PlanviewError):
 
 @dataclass(frozen=True)
 class ToolResult:
+    """What a tool returns: the text the model sees, whether it failed, and whether the turn stops."""
+
     text: str
     error: bool = False
     # "review": end the turn after this call (exit_plan_mode with no UI attached)
@@ -40,6 +42,8 @@ ToolFn = Callable[[ToolContext, Mapping[str, Any]], Awaitable[ToolResult]]
 
 @dataclass(frozen=True)
 class ToolDef:
+    """A tool the session offers: its schema, the function that runs it and its headline."""
+
     name: str
     description: str
     parameters: Mapping[str, Any]
