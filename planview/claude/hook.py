@@ -300,6 +300,12 @@ def _canonical(text: str) -> str:
 def handle(event: HookEvent, timeout: float = DEFAULT_TIMEOUT) -> HookAnswer:
     ctx = HookContext(event, timeout)
     if event.tool_name == "ExitPlanMode":
+        if _inside_planview_session():
+            # `planview run --agent claude` started this Claude: that session reviews the plan and
+            # records the approval (its own review screen, through ACP). The hook's review would ask
+            # the person a second time, then could not record (approvals refuse a planview tool
+            # process) and would deny: Claude's own permission flow, which reaches the session, decides.
+            return HookAnswer(0)
         return _exit_plan_mode(ctx)
     if ctx.planning:
         from planview.claude.tools import plan_mode_verdict
@@ -324,6 +330,12 @@ def handle(event: HookEvent, timeout: float = DEFAULT_TIMEOUT) -> HookAnswer:
     if pin is not None and event.name == "PreToolUse" and event.tool_name in PIN_CHECKED:
         return _pinned(ctx, pin)
     return HookAnswer(0)
+
+
+def _inside_planview_session() -> bool:
+    from planview.approval.channels import TOOL_PROCESS_ENV
+
+    return bool(os.environ.get(TOOL_PROCESS_ENV, "").strip())
 
 
 def run(raw: bytes, timeout: float = DEFAULT_TIMEOUT) -> HookAnswer:

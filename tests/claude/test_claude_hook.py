@@ -313,6 +313,24 @@ def test_a_reviewer_that_says_approve_without_a_ledger_event_is_not_trusted(
     assert decision(answer) == "deny" and "not approved" in reason(answer)
 
 
+def test_inside_a_planview_session_exit_plan_mode_is_left_to_that_session(
+    project: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `planview run --agent claude` marks the Claude it starts (PLANVIEW_TOOL_PROCESS) and reviews
+    # the plan itself. With planview's hooks also installed, the hook must not review it again: its
+    # approval could not be recorded from a planview tool process, and its deny would keep Claude in
+    # plan mode for good.
+    reviewer = FakeReviewer(project / ".planview", project, "approve")
+    _use(monkeypatch, reviewer)
+    monkeypatch.setenv("PLANVIEW_TOOL_PROCESS", "20261201-1200-abcd")
+    assert decision(_exit_plan(project)) is None
+    assert decision(_exit_plan(project, hook_event_name="PermissionRequest")) is None
+    assert reviewer.seen == [] and not list((project / ".planview" / "plans").glob("*.md"))
+    # Plan mode itself is still gated by the hook there: a write is refused.
+    planning_write = event(project, "Write", {"file_path": str(project / "x.txt"), "content": "x"})
+    assert decision(ask(planning_write)) == "deny"
+
+
 @pytest.fixture
 def approved(project: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     reviewer = FakeReviewer(project / ".planview", project, "approve")
