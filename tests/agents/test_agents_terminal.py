@@ -382,3 +382,32 @@ async def test_execute_mode_commands_pass_the_pin_first(project: Path, monkeypat
     assert not (project / "pinned.txt").exists()
     assert [e.reason for e in rec.of(ev.ToolFinished)] == [reason]
     assert len(session.terminals) == 0
+
+
+async def test_plan_mode_commands_run_in_the_read_only_git_environment(
+    project: Path, agent_log: Any, monkeypatch: Any
+) -> None:
+    """A hostile repository's config names programs git runs by itself (fsmonitor on status, a textconv
+    driver on diff): through the terminal they stay off in plan mode, as for
+    planview's own bash, and the same command in execute mode shows they were real."""
+    git = ["git", "-C", str(project)]
+    (project / ".gitattributes").write_text("README.md diff=evil\n")
+    subprocess.run([*git, "add", ".gitattributes"], check=True)
+    subprocess.run(
+        [*git, "commit", "-qm", "attrs"], check=True, env={**os.environ, "GIT_CONFIG_GLOBAL": os.devnull}
+    )
+    # the hostile config comes last: the set-up's own git commands would run it otherwise
+    subprocess.run([*git, "config", "core.fsmonitor", "touch pwned-fsmonitor; false"], check=True)
+    subprocess.run(
+        [*git, "config", "diff.evil.textconv", "sh -c 'touch pwned-textconv; cat \"$1\"' -"], check=True
+    )
+    (project / "README.md").write_text("# changed\n")
+    commands = [{"command": "git status --short"}, {"command": "git diff"}]
+    await run(make(project, Recorder(), commands, monkeypatch, plan_mode=True))
+    status, diff = steps(agent_log)
+    assert status["exit"] == {"exitCode": 0} and " M README.md" in status["output"], status
+    assert diff["exit"] == {"exitCode": 0} and "+# changed" in diff["output"], diff
+    assert not list(project.glob("pwned*")), "a repository-named program ran in plan mode"
+    agent_log.path.unlink()
+    await run(make(project, Recorder(), commands, monkeypatch))  # execute mode: git's own behaviour
+    assert list(project.glob("pwned*")), "the hostile config did nothing at all: this test proves nothing"
