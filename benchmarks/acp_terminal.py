@@ -6,7 +6,7 @@ In one run, in a clone of this repository, N times each, interleaved:
 - bash: `bash -c "git status"`, what any shell tool pays at least;
 - execute / plan: the fake ACP agent (tests/agents/fake_agent.py, a separate process speaking ACP over
   stdio to planview's AcpSession) timing terminal/create -> terminal/wait_for_exit of `git status`, as
-  the agent sees it: JSON-RPC both ways, planview's checks (plan mode: gate.decide on `bash` and the
+  the agent sees it: JSON-RPC both ways, planview's checks (plan mode: gate.policy.decide on `bash` and the
   plan-mode git environment, which runs one `git config` lookup), `bash -c` in a new process group, git.
 
     python benchmarks/acp_terminal.py [--calls 30] [--repeat 3]

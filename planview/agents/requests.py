@@ -403,7 +403,7 @@ class AgentRequests(SessionBase):
         return await self._terminals.create(session_id, spec)
 
     async def _plan_command(self, call_id: str, line: str, workdir: Path) -> tuple[str, dict[str, str]]:
-        """A plan-mode command: the same check (gate.decide on `bash`) and the same git environment as
+        """A plan-mode command: the same check (gate.policy.decide on `bash`) and the same git environment as
         planview's own bash tool. The agent's env entries are not applied: the plan-mode environment
         is planview's, as for its own shell (BASH_ENV, GIT_* or LD_PRELOAD from an agent would
         change what the checked line does)."""

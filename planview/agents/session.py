@@ -9,7 +9,7 @@ cannot enforce read-only by itself:
 2. pass the agent's hard limits (profile: env, session/new `_meta`);
 3. refuse `fs/write_text_file` (but the plan file) and every `terminal/create` but read-only git,
    and answer mutating permission requests with the agent's reject option, through
-   `planview.gate.decide`;
+   `planview.gate.policy.decide`;
 4. watch the project while it plans, from before the agent starts or opens its session: a write
    outside `.planview/` (or in its plans folder that is not a plan) cancels the turn and names it;
 5. route its exit-plan request (or a plan file it wrote) to planview's review; approval seals and
