@@ -111,7 +111,11 @@ class Approvals:
         try:
             return self.store.check_path(plan_path)
         except PlanPathError as exc:
-            raise ApprovalError(f"{exc}; only plans saved in the plans folder can be approved") from exc
+            where = self.store.relative(self.store.plans_dir)
+            raise ApprovalError(
+                f"{exc}; only plans saved in the plans folder can be approved (copy it into {where} "
+                "and approve the copy)"
+            ) from exc
 
     def check_approvable(self, plan_path: str | Path) -> Path:
         """The path approve would take, or the ApprovalError it would raise: for a UI that offers

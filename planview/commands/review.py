@@ -117,8 +117,9 @@ def _is_tty(stream: object) -> bool:
         return False
 
 
-def open_review(path: Path, home: Path | None) -> ReviewDecision:
-    """Run the standalone review app until it decides (the seam tests replace)."""
+def open_review(path: Path, home: Path | None, *, not_approvable: str | None = None) -> ReviewDecision:
+    """Run the standalone review app until it decides (the seam tests replace); `not_approvable`:
+    why an approval could only fail, so the screen does not offer one."""
     require_terminal("planview review")
     from planview.commands import collector
 
@@ -126,7 +127,9 @@ def open_review(path: Path, home: Path | None) -> ReviewDecision:
     try:
         from planview.tui.review.app import ReviewApp  # only the UI commands load textual
 
-        decision = ReviewApp(path, home=home, on_first_frame=collector.resume).run()
+        decision = ReviewApp(
+            path, home=home, on_first_frame=collector.resume, not_approvable=not_approvable
+        ).run()
     finally:
         collector.resume()
     from planview.plan.decision import Keep  # (after the screen: nothing but it before the first frame)
@@ -203,7 +206,12 @@ def run_review(args: argparse.Namespace) -> int:
         if args.approve:  # an Approve that can only fail is not offered: exit 2 before any page
             _approvals(create=False).check_approvable(path)
         return run_web_review(args, path, home)
-    decision = open_review(path, home)
+    try:  # a plan outside the plans folder can be read and refined, never approved: not offered
+        _approvals(create=False).check_approvable(path)
+        not_approvable = None
+    except (OSError, PlanviewError) as exc:
+        not_approvable = str(exc)
+    decision = open_review(path, home, not_approvable=not_approvable)
     from planview.plan.decision import Approved, Refine
 
     outcome = _record(decision, path, args.channel)

@@ -28,11 +28,14 @@ def plan(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return path
 
 
-def run_with(monkeypatch: pytest.MonkeyPatch, decision, argv: list[str]) -> int:
+def run_with(monkeypatch: pytest.MonkeyPatch, decision, argv: list[str], offered: list | None = None) -> int:
+    """Run the CLI with the screen replaced by `decision`; `offered` collects `not_approvable`."""
     seen: list[Path] = []
 
-    def fake_open(path: Path, home: Path | None):
+    def fake_open(path: Path, home: Path | None, *, not_approvable: str | None = None):
         seen.append(path)
+        if offered is not None:
+            offered.append(not_approvable)
         return decision(path) if callable(decision) else decision
 
     monkeypatch.setattr(review_cmd, "open_review", fake_open)
@@ -94,8 +97,49 @@ def test_approving_a_plan_outside_the_plans_folder_is_a_clear_error(
     monkeypatch.setenv("PLANVIEW_HOME", str(tmp_path / "home"))
     loose = tmp_path / "loose.md"
     loose.write_text(PLAN, encoding="utf-8")
-    assert run_with(monkeypatch, lambda p: Approved(p, canonical_sha256(PLAN)), ["review", str(loose)]) == 2
+    offered: list = []
+    decision = lambda p: Approved(p, canonical_sha256(PLAN))  # noqa: E731
+    assert run_with(monkeypatch, decision, ["review", str(loose)], offered) == 2
     assert "only plans saved in the plans folder can be approved" in capsys.readouterr().err
+    # the screen was told, so it never offered the approval that could only fail
+    assert offered[0] is not None and "copy it into" in offered[0] and "approve the copy" in offered[0]
+    offered.clear()
+    inside = tmp_path / "home" / "plans" / "inside.md"
+    inside.parent.mkdir(parents=True)
+    inside.write_text(PLAN, encoding="utf-8")
+    assert run_with(monkeypatch, Keep(), ["review", str(inside)], offered) == 1
+    assert offered == [None]
+
+
+async def test_the_screen_does_not_offer_an_approval_that_can_only_fail(tmp_path: Path, monkeypatch) -> None:
+    """`planview review plans/<sample>.md` (the help's own example): `a` used to close the screen and
+    exit 2 with the refusal; now the footer has no `a`, `a` says why and the screen stays open."""
+    urls: list[str] = []
+    monkeypatch.setattr("planview.web.review.open_in_browser", lambda url: urls.append(url) or True)
+    loose = tmp_path / "loose.md"
+    loose.write_text(PLAN, encoding="utf-8")
+    why = "plan path must be inside .planview/plans; only plans saved in the plans folder can be approved"
+    app = ReviewApp(loose, home=tmp_path / "home", watch=False, not_approvable=why)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        screen = app.review
+        assert "approve" not in screen.hints_text and "Esc keep" in screen.hints_text
+        await pilot.press("a")
+        await pilot.pause()
+        assert app.return_value is None  # still open
+        assert screen.notice_text.startswith("Cannot approve here: plan path must be inside")
+        await pilot.press("w")  # the browser page is comment-only too
+        for _ in range(300):
+            if screen._web is not None:
+                break
+            await pilot.pause(0.02)
+        assert screen._web is not None and screen._web.approve is False
+        await pilot.press("escape")
+        for _ in range(300):
+            if app.return_value is not None:
+                break
+            await pilot.pause(0.02)
+    assert app.return_value == Keep()
 
 
 def test_refine_exits_1_with_feedback(plan: Path, monkeypatch, capsys) -> None:
@@ -192,7 +236,7 @@ def test_the_collector_waits_for_the_first_frame_and_always_comes_back(
     seen: dict[str, object] = {}
 
     class FailingApp:
-        def __init__(self, path: Path, *, home: Path | None, on_first_frame) -> None:
+        def __init__(self, path: Path, *, home: Path | None, on_first_frame, not_approvable=None) -> None:
             seen["on_first_frame"] = on_first_frame
 
         def run(self) -> None:

@@ -31,9 +31,12 @@ class ReviewApp(App["ReviewDecision"]):
         home: Path | None = None,
         watch: bool = True,
         on_first_frame: Callable[[], object] | None = None,
+        not_approvable: str | None = None,
     ) -> None:
-        """`on_first_frame` is called once the first frame is on the terminal."""
+        """`on_first_frame` is called once the first frame is on the terminal; `not_approvable`
+        (why approving could only fail) goes to the screen."""
         super().__init__()
+        self.not_approvable = not_approvable
         self.plan_path = Path(plan_path)
         self.home = home
         self.live_reload = watch  # (not `self.watch`: that is DOMNode.watch)
@@ -46,7 +49,13 @@ class ReviewApp(App["ReviewDecision"]):
     def get_default_screen(self) -> ReviewScreen:
         # The app's own first screen, not one pushed from on_mount: a pushed screen is first laid out
         # and drawn inside Textual's start-up batch, where that frame is dropped and drawn again.
-        return ReviewScreen(self.plan_path, home=self.home, watch=self.live_reload, on_decided=self._decided)
+        return ReviewScreen(
+            self.plan_path,
+            home=self.home,
+            watch=self.live_reload,
+            on_decided=self._decided,
+            not_approvable=self.not_approvable,
+        )
 
     def _decided(self, decision: ReviewDecision | None) -> None:
         from planview.plan.decision import Keep

@@ -71,10 +71,14 @@ class ReviewScreen(PlanScreen):
         home: Path | None = None,
         watch: bool = True,
         on_decided: Callable[[ReviewDecision], object] | None = None,
+        not_approvable: str | None = None,
     ) -> None:
         """`on_decided`: where the decision goes when the screen is not dismissed with it (the
-        standalone app's own screen, which has nothing under it to return to)."""
+        standalone app's own screen, which has nothing under it to return to). `not_approvable`:
+        why approving this plan could only fail (`planview review` of a plan outside the plans
+        folder): no `a`, a comment-only page on `w`, and `a` says why."""
         super().__init__(plan_path, home=home, watch=watch)
+        self.not_approvable = not_approvable
         self._on_decided = on_decided
         self.notice_text = ""
         self._variables: dict[str, str] = {}  # the theme's resolved colours
@@ -191,7 +195,9 @@ class ReviewScreen(PlanScreen):
 
     @property
     def approve_enabled(self) -> bool:
-        return not (self.empty or self.vanished or self.unreadable or self.text is None)
+        return not (
+            self.empty or self.vanished or self.unreadable or self.not_approvable or self.text is None
+        )
 
     @property
     def hint_list(self) -> tuple[hints.HintSpec, ...]:
@@ -294,6 +300,10 @@ class ReviewScreen(PlanScreen):
         if not self.approve_enabled:
             if self.empty:
                 self._set_notice("This plan is empty: there is nothing to approve. Esc keeps planning.")
+            elif self.not_approvable:
+                self._set_notice(
+                    f"Cannot approve here: {clean_text(self.not_approvable)}. Esc closes the review."
+                )
             self._update_rows()
             return
         self._finish_loading()  # the hash of what was shown, and its diff, before comparing
