@@ -192,8 +192,11 @@ def _dispatch(argv: list[str] | None) -> int:
     try:
         return int(handler(args) or 0)
     except PlanviewError as exc:
-        # Typed errors carry a message that says what to do; never a traceback.
-        print(f"planview: {exc}", file=sys.stderr)
+        # Typed errors carry a message that says what to do; never a traceback. The commands it
+        # names are spelled the way this planview runs (`.venv/bin/planview` is often not on PATH).
+        from planview.invocation import spelled_as_run
+
+        print(f"planview: {spelled_as_run(str(exc))}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         raise

@@ -50,6 +50,19 @@ def planview_command(argv0: str | None = None, *, path: str | None = None, here:
     return shlex.quote(str(program))
 
 
+def spelled_as_run(message: str, command: str | None = None) -> str:
+    """`message` with each quoted `` `planview …` `` command spelled the way this planview runs.
+
+    A typed error's message names its fix as `planview audit --repair`, wherever it was raised (the
+    ledger, the plan store): the CLI prints it through here, so the hint runs as shown from a venv
+    that is not on PATH. `command` defaults to `planview_command()` (a seam for tests).
+    """
+    if "`planview " not in message:
+        return message
+    command = planview_command() if command is None else command
+    return message if command == "planview" else message.replace("`planview ", f"`{command} ")
+
+
 def _same_file(a: Path, b: Path) -> bool:
     try:
         return a.samefile(b)

@@ -58,3 +58,48 @@ def test_here_names_a_program_below_the_current_folder_relatively(tmp_path: Path
     monkeypatch.setattr(invocation, "_START_DIR", str(tmp_path / "proj"))
     assert planview_command(str(program), path="", here=True) == ".venv/bin/planview"
     assert planview_command(str(program), path="") == shlex.quote(str(program))  # after a cd: absolute
+
+
+def test_a_hint_in_a_message_is_spelled_the_way_this_planview_runs() -> None:
+    message = "ledger torn: run `planview audit --repair` (or `planview plans`); planview keeps a backup"
+    venv = "/home/ada/proj/.venv/bin/planview"
+    assert invocation.spelled_as_run(message, venv) == (
+        f"ledger torn: run `{venv} audit --repair` (or `{venv} plans`); planview keeps a backup"
+    )
+    assert invocation.spelled_as_run(message, "planview") == message  # on PATH: left as written
+    assert invocation.spelled_as_run("no hint here", venv) == "no hint here"
+
+
+def test_the_cli_prints_an_errors_hint_so_it_runs_from_a_venv_off_path(tmp_path: Path) -> None:
+    """README installs into .venv and runs `.venv/bin/planview`: a torn ledger's hint said
+    `planview audit --repair`, which is "command not found" there. Copy-paste the printed hint."""
+    import re
+    import subprocess
+
+    venv_planview = Path(sys.executable).with_name("planview")
+    if not venv_planview.exists():
+        import pytest
+
+        pytest.skip(f"no planview script beside {sys.executable} (the package is not installed in this venv)")
+    home = tmp_path / "home"
+    (home / "plans").mkdir(parents=True)
+    (home / "plans" / "p.md").write_text("# P\n\n## Steps\n- [ ] a\n")
+    (home / "ledger.jsonl").write_bytes(b'{"type": "approved", "seq": 1, "at": "2026-')
+    env = {**os.environ, "PLANVIEW_HOME": str(home), "PATH": "/usr/bin:/bin"}  # the venv is not on PATH
+    done = subprocess.run(
+        [str(venv_planview), "approve", str(home / "plans" / "p.md")],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    hint = re.search(r"run `([^`]+)`", done.stderr)
+    assert hint is not None, done.stderr
+    assert hint.group(1).endswith("planview audit --repair") and hint.group(1) != "planview audit --repair"
+    # exactly as printed, through a shell (a `~/…` spelling is the shell's to expand)
+    again = subprocess.run(
+        hint.group(1), shell=True, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60
+    )
+    assert "removed the torn line" in again.stderr, again.stderr

@@ -214,7 +214,9 @@ def run_audit(args: argparse.Namespace) -> int:
 
         print(json_for_terminal(report.to_dict(), sort_keys=True))
     else:
-        print(_for_terminal(report.render()))
+        from planview.invocation import spelled_as_run
+
+        print(spelled_as_run(_for_terminal(report.render())))
     if not report.verification.ok:
         problem = report.verification.problem
         print(
@@ -223,7 +225,7 @@ def run_audit(args: argparse.Namespace) -> int:
         )
         if problem.torn:
             print(
-                "planview: to remove the torn line (a backup of the ledger is kept): planview audit --repair",
+                f"planview: to remove the torn line (a backup of the ledger is kept): {_planview()} audit --repair",
                 file=sys.stderr,
             )
     return report.exit_code

@@ -97,7 +97,7 @@ def run_command(args: argparse.Namespace) -> int:
                 rel = session.relative(session.plan_path)
                 raise PlanviewError(
                     f"{rel} is not approved yet: run `planview approve {rel}` first, "
-                    'or pass a task to keep planning (planview run --resume "refine the steps")'
+                    f'or pass a task to keep planning (`planview run --resume {session.id} "refine the steps"`)'
                 )
         told = notice.for_model if notice is not None else None
         message = "\n\n".join(p for p in (told, task) if p) or "Continue."
@@ -326,7 +326,8 @@ class TextPrinter(EventPrinter):
 def _summary(text: str, width: int = 160) -> str:
     lines = text.strip().splitlines() or [""]
     first = lines[0] if len(lines[0]) <= width else lines[0][: width - 1] + "…"
-    return first + (f"  (+{len(lines) - 1} lines)" if len(lines) > 1 else "")
+    more = len(lines) - 1
+    return first + (f"  (+{more} line{'s' if more > 1 else ''})" if more else "")
 
 
 __all__ = ["JsonPrinter", "TextPrinter", "register", "run_command"]

@@ -37,7 +37,7 @@ def test_switch_mode_agent_hands_off_to_planview_approve_then_resumes(
 
     # Resuming before the approval says what to do.
     assert run("--resume") == 2
-    assert f"is not approved yet: run `planview approve {rel}` first" in capsys.readouterr().err
+    assert f"is not approved yet: run `{planview_command()} approve {rel}` first" in capsys.readouterr().err
 
     assert main(["approve", rel]) == 0
     capsys.readouterr()

@@ -152,7 +152,7 @@ def test_the_app_and_the_demo_without_a_terminal_say_so_and_exit_2(
     done = planview(project, *args, env_extra={"TMPDIR": str(temp)})
     assert time.monotonic() - start < 30
     assert done.returncode == 2, done.stderr.decode()
-    assert b"needs a terminal" in done.stderr and b'`planview run "task"`' in done.stderr
+    assert b"needs a terminal" in done.stderr and b'planview run "task"`' in done.stderr
     assert b"\x1b" not in done.stdout + done.stderr and b"Traceback" not in done.stderr
     assert list(temp.iterdir()) == []  # the demo copied no sample project for a run that cannot start
 

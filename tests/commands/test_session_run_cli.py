@@ -49,7 +49,10 @@ def test_plan_then_approve_then_resume(
 
     # Resuming without approving (and without a new task) says what to do instead of planning on.
     assert main(["run", "--resume", "--script", str(demo)]) == 2
-    assert f"is not approved yet: run `planview approve {rel}` first" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert f"is not approved yet: run `{planview_command()} approve {rel}` first" in err
+    session_id = out.split("run --resume ")[-1].split()[0]
+    assert f'(`{planview_command()} run --resume {session_id} "refine the steps"`)' in err
 
     # The user approves from the CLI; the resumed run continues the script in execute mode.
     from planview.approval.approvals import Approvals
@@ -208,3 +211,14 @@ def test_an_mcp_server_is_a_tool_process_so_approve_there_refuses(
     assert any(r["type"] == "tool_finished" and "fixture server" in r["result"] for r in records)
     env = dict(row.split("=", 1) for row in seen.read_text().splitlines() if "=" in row)
     assert env.get("PLANVIEW_TOOL_PROCESS", "").strip() and env.get("KEPT") == "yes"
+
+
+def test_a_folded_result_counts_its_lines_in_words(project: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The README sample script printed "(+1 lines)" under write_plan."""
+    (project / "two.txt").write_text("one\ntwo\n")
+    (project / "three.txt").write_text("one\ntwo\nthree\n")
+    calls = [{"name": "read", "arguments": {"path": name}} for name in ("two.txt", "three.txt")]
+    path = script(project / "s.jsonl", {"tool_calls": calls}, {"text": "ok"})
+    assert main(["run", "--script", str(path), "look"]) == 0
+    out = capsys.readouterr().out
+    assert "(+1 line)" in out and "(+2 lines)" in out and "(+1 lines)" not in out
