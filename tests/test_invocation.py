@@ -103,3 +103,39 @@ def test_the_cli_prints_an_errors_hint_so_it_runs_from_a_venv_off_path(tmp_path:
         hint.group(1), shell=True, capture_output=True, text=True, env=env, cwd=tmp_path, timeout=60
     )
     assert "removed the torn line" in again.stderr, again.stderr
+
+
+def test_claude_installs_uninstall_hint_runs_as_printed_from_a_venv_off_path(tmp_path: Path) -> None:
+    import re
+    import subprocess
+
+    import pytest
+
+    venv_planview = Path(sys.executable).with_name("planview")
+    if not venv_planview.exists():
+        pytest.skip(f"no planview script beside {sys.executable} (the package is not installed in this venv)")
+    project = tmp_path / "project"
+    project.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    env = {
+        **os.environ,
+        "PLANVIEW_HOME": str(tmp_path / "home"),
+        "PATH": "/usr/bin:/bin",
+        "HOME": str(tmp_path),
+    }
+    done = subprocess.run(
+        [str(venv_planview), "claude", "install", "--local"],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=project,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    hint = re.search(r"remove them with `([^`]+)`", done.stdout)
+    assert hint is not None and hint.group(1).endswith("planview claude uninstall --local"), done.stdout
+    assert hint.group(1) != "planview claude uninstall --local"
+    again = subprocess.run(
+        hint.group(1), shell=True, capture_output=True, text=True, env=env, cwd=project, timeout=60
+    )
+    assert again.returncode == 0 and "removed planview's" in again.stdout + again.stderr, again.stderr

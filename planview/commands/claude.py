@@ -73,9 +73,15 @@ def run_install(args: argparse.Namespace) -> int:
     change = install(path, hook_command())
     print(f"planview: installed in {path}: " + ", ".join(change.added))
     print(f"  hook command: {change.command}")
-    print(
-        "  Claude Code asks you to review new hooks (/hooks) before they run; remove them with "
+    from planview.invocation import spelled_as_run
+
+    uninstall = (
         "`planview claude uninstall" + {"user": " --user", "local": " --local"}.get(_scope(args), "") + "`"
+    )
+    print(
+        spelled_as_run(
+            f"  Claude Code asks you to review new hooks (/hooks) before they run; remove them with {uninstall}"
+        )
     )
     return 0
 

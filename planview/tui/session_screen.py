@@ -203,10 +203,11 @@ class SessionScreen(Screen):
         """The plan's path relative to the project root (for messages)."""
         if path is None:
             return None
-        try:
-            return str(Path(path).resolve().relative_to(self.project_root.resolve()))
+        path = Path(path)
+        try:  # the folder resolved, not the file: a symlinked plan is named as itself, not its target
+            return str((path.parent.resolve() / path.name).relative_to(self.project_root.resolve()))
         except (ValueError, OSError):
-            return Path(path).name
+            return path.name
 
     def _paint_chip(self) -> None:
         self.chip.show(self.mode, self.chip_label(self.plan_path), approved=self.approved, stale=self.stale)

@@ -282,6 +282,9 @@ async def test_plans_lists_a_link_and_a_fifo_without_opening_them(project: Path,
         assert "Plans (2)" in listing
         assert "unreadable: a FIFO (named pipe), not a plan file; move it aside" in listing
         assert "which does not exist; remove the link" in listing
+        # named as the link in the plans folder (as the pipe is), not by where it points
+        assert ".planview/plans/2026-01-01-0000-link.md" in listing
+        assert ".planview/plans/2026-01-01-0001-pipe.md" in listing
 
 
 # -- enter_plan_mode confirmation -----------------------------------------------------------------
