@@ -47,6 +47,28 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         def __init__(self, prog: str) -> None:
             super().__init__(prog, width=terminal_columns() - 2)
 
+        # argparse cuts a word longer than the column (`.claude/settings.local.j` / `son`) and
+        # breaks at hyphens (`read-` / `only`) in a narrow terminal: a path or an option in the
+        # help must stay whole to be copied, so a long word overflows its line instead.
+        def _split_lines(self, text: str, width: int) -> list[str]:
+            import textwrap
+
+            text = " ".join(text.split())
+            return textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)
+
+        def _fill_text(self, text: str, width: int, indent: str) -> str:
+            import textwrap
+
+            text = " ".join(text.split())
+            return textwrap.fill(
+                text,
+                width,
+                initial_indent=indent,
+                subsequent_indent=indent,
+                break_long_words=False,
+                break_on_hyphens=False,
+            )
+
     class Parser(argparse.ArgumentParser):  # add_subparsers makes every subcommand's parser one too
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             kwargs.setdefault("formatter_class", Formatter)

@@ -48,3 +48,19 @@ def test_every_area_registers_a_subcommand() -> None:
 def test_styles_found_from_a_checkout() -> None:
     assert (styles_dir() / "app.tcss").is_file()
     assert stylesheet("app").name == "app.tcss"
+
+
+def test_help_at_40_columns_keeps_paths_and_hyphenated_words_whole(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """argparse printed `.claude/settings.local.j` / `son` and `read-` / `only` at 40 columns."""
+    monkeypatch.setenv("COLUMNS", "40")
+    for argv, whole in (
+        (["claude", "uninstall", "--help"], ".claude/settings.local.json"),
+        (["claude", "plan", "--help"], "read-only"),
+    ):
+        with pytest.raises(SystemExit):
+            main(argv)
+        out = capsys.readouterr().out
+        assert whole in out, out
+        assert not any(line.rstrip().endswith(whole[: len(whole) // 2]) for line in out.splitlines())
