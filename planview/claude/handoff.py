@@ -128,20 +128,23 @@ def browser_reviewer(plan: Path, shown_sha256: str, seconds: float) -> ReviewOut
     """The browser review page (with Approve & run), opened in the default browser.
 
     Claude Code does not show a hook's output while it runs, so the page's URL also goes to stderr
-    and to `<home>/claude/review-url` (which `planview claude status` prints) until the review ends.
+    and to ClaudeState.review_url (which `planview claude status` prints) until the review ends:
+    outside the project and readable by this user only, since its token approves the plan.
     """
     import asyncio
 
+    from planview.atomic import atomic_write
+    from planview.claude.state import ClaudeState
     from planview.web.decision import feedback_message
     from planview.web.review import serve_review
 
-    url_file = plan.parent.parent / "claude" / "review-url"
+    url_file = ClaudeState(plan.parent.parent).review_url
 
     def announce(url: str) -> None:
         print(f"planview: review the plan at {url}", file=sys.stderr, flush=True)
         try:
-            url_file.parent.mkdir(parents=True, exist_ok=True)
-            url_file.write_text(url + "\n", encoding="utf-8")
+            url_file.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            atomic_write(url_file, url + "\n", mode=0o600)
         except OSError:
             pass  # the browser and stderr still have it
 

@@ -3,7 +3,8 @@
 Lives in `<home>/claude/`: `mode.json` (the project switch set by `planview claude plan on|off`)
 and `sessions/<session_id>.json` (the session's plan file, its mode, the approval it is pinned to,
 and the plan's stat when the pin was last verified, so an unchanged plan is not hashed again on
-every tool call). Written atomically; a file that cannot be read is treated as "no state", which
+every tool call). The one exception is the open review's URL (`review_url`): it holds a token, so it
+waits outside the project. Written atomically; a file that cannot be read is treated as "no state", which
 can only make planview stricter (a lost pin means plan mode, never an unpinned execute mode).
 """
 
@@ -102,6 +103,18 @@ class ClaudeState:
 
     def __init__(self, home: Path) -> None:
         self.folder = Path(home) / "claude"
+
+    @property
+    def review_url(self) -> Path:
+        """Where the open browser review's URL waits (for `planview claude status`): a per-user state
+        folder outside the project, one file per home. The URL carries the token that approves the
+        plan, and plan-mode readers (planview's, Claude's Read, git grep) read the project."""
+        import hashlib
+
+        import platformdirs
+
+        key = hashlib.sha256(os.fsencode(os.path.realpath(self.folder))).hexdigest()[:24]
+        return platformdirs.user_state_path("planview", appauthor=False) / "review-urls" / f"{key}.url"
 
     def _session_path(self, session_id: str) -> Path:
         return self.folder / "sessions" / f"{session_id}.json"

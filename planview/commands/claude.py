@@ -122,7 +122,7 @@ def run_status(args: argparse.Namespace) -> int:
         else "off (Claude's own plan mode is gated)"
     )
     print(f"plan mode: {switch}")
-    waiting = state.folder / "review-url"
+    waiting = state.review_url
     if waiting.is_file():
         url = waiting.read_text(encoding="utf-8", errors="replace").strip()
         print(sanitize_for_terminal(f"a plan is waiting for review: {url}"))
