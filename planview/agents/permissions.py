@@ -97,6 +97,24 @@ def in_folder(path: str, folder: Path, root: Path) -> bool:
         return False
 
 
+def agent_git_refusal(project_root: Path) -> str | None:
+    """Why an agent's own shell may not run even read-only git in plan mode here, or None.
+
+    planview's bash runs plan-mode git with the repository's programs switched off; an agent runs
+    an allowed command in its own shell, with its own environment, which planview cannot change."""
+    from planview.gate.git_env import repository_programs
+
+    named = repository_programs(project_root)
+    if not named:
+        return None
+    shown = ", ".join(named[:4]) + (f" and {len(named) - 4} more" if len(named) > 4 else "")
+    return (
+        f"this repository names programs that git starts ({shown}); planview's own bash switches them off, "
+        "but the agent runs git in its own shell, where they would run: read files with the agent's read "
+        "tool instead, and run git after the plan is approved"
+    )
+
+
 def gate_call(
     kind: str | None, title: str, raw_input: Any, locations: Sequence[str], plans_dir: Path, root: Path
 ) -> ToolCall:

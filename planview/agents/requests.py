@@ -218,7 +218,12 @@ class AgentRequests(SessionBase):
         call = perm.gate_call(
             state.kind, state.title, state.raw_input, state.locations, self.store.plans_dir, self.project_root
         )
-        return decide(call, "plan", self.policy)
+        decision = decide(call, "plan", self.policy)
+        if decision.allowed and decision.call.name == "bash" and decision.call.builtin:
+            problem = perm.agent_git_refusal(self.project_root)
+            if problem is not None:
+                return replace(decision, allowed=False, reason=problem)
+        return decision
 
     def _plan_refusal(self, reason: str) -> str:
         return f"Refused in plan mode: {reason}" if not reason.lower().startswith("refused") else reason

@@ -235,6 +235,56 @@ async def repo_drivers(project_root: Path, env: Mapping[str, str]) -> tuple[list
     return parse_drivers(await _git_output(project_root, env, _DRIVER_LOOKUP))
 
 
+# Config keys of the repository's own that name a program some read-only git command would start
+# (or, for core.worktree, a folder it would read): what plan mode switches off for its own bash.
+_PROGRAM_KEYS = (
+    r"^(core\.(fsmonitor|pager|editor|askpass|sshcommand|gitproxy|hookspath|alternaterefscommand|worktree)"
+    r"|sequence\.editor|diff\.external|diff\..+\.(command|textconv)|merge\..+\.driver"
+    r"|filter\..+\.(clean|smudge|process)|gpg\.(.+\.)?program|gpg\.ssh\.defaultkeycommand"
+    r"|credential\.(.+\.)?helper|pager\..+|uploadpack\.packobjectshook|web\.browser"
+    r"|man\..+\.(cmd|path)|man\.viewer|sendemail\.smtpserver|imap\.tunnel)$"
+)
+
+
+def repository_programs(project_root: Path) -> tuple[str, ...]:
+    """What the repository itself names that a git run without planview's neutralisation would
+    start: its config keys that name programs (includes followed; the user's and the system's
+    config are not read) and its executable hooks. For a shell planview does not run (an ACP
+    agent's): there, read-only git is only read-only when this is empty. A lookup git cannot
+    answer counts as a program (the caller refuses)."""
+    import subprocess
+
+    from planview.gate.git_store import common_dir
+
+    # The plan environment without its own command-line config (which names core.pager and more).
+    env = {k: v for k, v in _scoped_env(project_root, None).items() if not k.startswith("GIT_CONFIG_")}
+    env |= {
+        name: PLAN_ENV[name] for name in ("GIT_CONFIG_NOSYSTEM", "GIT_CONFIG_SYSTEM", "GIT_CONFIG_GLOBAL")
+    }
+    try:
+        done = subprocess.run(
+            ["git", "config", "--null", "--name-only", "--includes", "--get-regexp", _PROGRAM_KEYS],
+            cwd=project_root,
+            env=env,
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            timeout=_LOOKUP_TIMEOUT,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return ("(git config could not be read)",)
+    listing = _lookup_text(done.returncode, done.stdout)
+    if listing is None:
+        return ("(git config could not be read)",)
+    found = [name for name in listing.split("\0") if name]
+    common = common_dir(os.fspath(Path(project_root).absolute()))
+    hooks = Path(common) / "hooks" if common is not None else None
+    if hooks is not None and hooks.is_dir():
+        for hook in sorted(hooks.iterdir()):
+            if hook.suffix != ".sample" and hook.is_file() and os.access(hook, os.X_OK):
+                found.append(f"hooks/{hook.name}")
+    return tuple(dict.fromkeys(found))
+
+
 def parse_drivers(listing: str | None) -> tuple[list[str], bool]:
     drivers: list[str] = []
     textconv = False

@@ -22,7 +22,7 @@ import stat
 
 from planview.fileguard import NotAFileError, TooLargeError, kind_of, read_regular
 
-__all__ = ["borrowed_store"]
+__all__ = ["borrowed_store", "common_dir"]
 
 _CAP = 1024 * 1024
 _MAX_DEPTH = 5  # git's own limit on nested alternates
@@ -36,7 +36,7 @@ def _small(path: str) -> bytes | None:
         return None
 
 
-def _common_dir(root: str) -> str | None:
+def common_dir(root: str) -> str | None:
     """The repository's common git folder for the project at `root`, None when there is no repository."""
     dot = os.path.join(root, ".git")
     try:
@@ -130,7 +130,7 @@ def borrowed_store(project_root: os.PathLike[str] | str) -> str | None:
     """Why plan-mode git may not run in the project's repository (its objects come from a store
     outside the project, or that cannot be checked), or None when its object store is its own."""
     root = os.path.abspath(os.fspath(project_root))
-    common = _common_dir(root)
+    common = common_dir(root)
     if common is None:
         return None
     own = (os.path.realpath(root), os.path.realpath(common))

@@ -30,6 +30,8 @@ Scenarios (each is one of the "fake agents" the tests and `planview run --agent`
   startup-write  writes breach.txt while it opens its session (session/new), before any prompt
   last-write   writes last.txt and ends its turn at once
   plans-write  writes .planview/plans/run.sh with its own tools (not a plan), then ends its turn
+  git-shell    plan mode offered; asks to run `git diff` (kind execute) and, when allowed, runs it in
+               its own shell with its own environment, as real agents' shell tools do
 
 Every request the agent receives and every answer it gets is appended as a JSON line to the file
 named by FAKE_AGENT_LOG (when set), so tests can assert what the agent saw.
@@ -410,6 +412,32 @@ class FakeAgent(Agent):
             ),
         )
         await self.say("Done.")
+
+    async def turn_git_shell(self, text: str) -> str:
+        import subprocess
+
+        await self.conn.session_update(
+            session_id=self.session_id,
+            update=start_tool_call("git-1", "git diff", kind="execute", status="pending"),
+        )
+        answer = await self.conn.request_permission(
+            session_id=self.session_id,
+            tool_call=ToolCallUpdate(
+                tool_call_id="git-1", title="git diff", kind="execute", raw_input={"command": "git diff"}
+            ),
+            options=EDIT_OPTIONS,
+        )
+        outcome = answer.outcome.model_dump(by_alias=True)
+        ran = outcome.get("optionId") == "allow"
+        if ran:
+            subprocess.run(["git", "diff"], cwd=self.cwd, capture_output=True, timeout=60)
+        log({"event": "git-shell", "outcome": outcome, "ran": ran})
+        await self.conn.session_update(
+            session_id=self.session_id,
+            update=update_tool_call("git-1", status="completed" if ran else "failed"),
+        )
+        await self.say("Looked.")
+        return "end_turn"
 
     async def turn_no_plan(self, text: str) -> str:
         await self.say("I have no plan mode.")
