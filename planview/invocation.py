@@ -57,10 +57,14 @@ def spelled_as_run(message: str, command: str | None = None) -> str:
     ledger, the plan store): the CLI prints it through here, so the hint runs as shown from a venv
     that is not on PATH. `command` defaults to `planview_command()` (a seam for tests).
     """
-    if "`planview " not in message:
+    if "`planview" not in message:
         return message
     command = planview_command() if command is None else command
-    return message if command == "planview" else message.replace("`planview ", f"`{command} ")
+    if command == "planview":
+        return message
+    import re
+
+    return re.sub(r"`planview(?=[ `])", lambda _m: f"`{command}", message)
 
 
 def _same_file(a: Path, b: Path) -> bool:

@@ -68,6 +68,8 @@ def test_a_hint_in_a_message_is_spelled_the_way_this_planview_runs() -> None:
     )
     assert invocation.spelled_as_run(message, "planview") == message  # on PATH: left as written
     assert invocation.spelled_as_run("no hint here", venv) == "no hint here"
+    assert invocation.spelled_as_run("start one with `planview`", venv) == f"start one with `{venv}`"
+    assert invocation.spelled_as_run("`planviewer x`", venv) == "`planviewer x`"  # another program
 
 
 def test_the_cli_prints_an_errors_hint_so_it_runs_from_a_venv_off_path(tmp_path: Path) -> None:

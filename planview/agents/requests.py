@@ -272,7 +272,9 @@ class AgentRequests(SessionBase):
                 asyncio.get_running_loop().call_later(MODE_CONFIRM_TIMEOUT, self._leave_plan_mode_if_stuck)
             return self._answer(options, perm.ALLOW_KINDS)
         if self.ui is None:
-            state.refused = f"waiting for approval: planview approve {self.relative(path)}"
+            from planview.invocation import planview_command  # the row shows a command that runs as shown
+
+            state.refused = f"waiting for approval: {planview_command()} approve {self.relative(path)}"
         else:
             state.refused = "the plan was not approved; still planning"
         self._translator.finish(state)

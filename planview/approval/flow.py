@@ -96,7 +96,9 @@ def record_decision(
     except PlanviewError as exc:
         if decision.saved is None:
             raise
-        raise ApprovalError(f"{exc}; {take_back(Path(decision.plan), decision.saved)}") from exc
+        raise ApprovalError(
+            f"{str(exc).rstrip('.')}; {take_back(Path(decision.plan), decision.saved)}"
+        ) from exc
     except BaseException:
         if decision.saved is not None:
             take_back(Path(decision.plan), decision.saved)

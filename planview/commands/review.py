@@ -167,6 +167,18 @@ def run_web_review(args: argparse.Namespace, path: Path, home: Path | None) -> i
 
     def show_url(url: str) -> None:
         print(url, flush=True)  # the first stdout line, before the browser starts
+        if _is_tty(sys.stderr):  # a person is watching (a script reads stdout): say what happens now
+            how = (
+                "open it in your browser"
+                if args.no_open
+                else "it opens in your browser (else open it yourself)"
+            )
+            print(
+                f"planview: the review page is at the URL above; {how}. This ends when the page approves, "
+                "saves its comments or goes Back; Ctrl+C ends it with nothing decided.",
+                file=sys.stderr,
+                flush=True,
+            )
 
     try:
         decision = asyncio.run(

@@ -168,7 +168,8 @@ def find_session(home: Path, session_id: str | None = None) -> Path:
     files = list_sessions(home)
     if not files:
         raise SessionNotFoundError(
-            f'no saved sessions in {sessions_dir(home)}; start one with `planview run "task"`'
+            f"no saved sessions in {sessions_dir(home)}; start one with `planview` "
+            '(or, without a terminal, `planview run "task"`)'
         )
     if session_id is None:
         return files[0]

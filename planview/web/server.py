@@ -346,7 +346,8 @@ class ReviewServer:
             except PlanviewError as exc:
                 # Nothing was approved, so the comments that came with the approval go too.
                 status = 409 if isinstance(exc, PlanChangedError) else 422
-                message = f"{exc}; {take_back(self.plan, wrote)}" if wrote is not None else str(exc)
+                reason = str(exc).rstrip(".")
+                message = f"{reason}; {take_back(self.plan, wrote)}" if wrote is not None else str(exc)
                 return _error(status, message, sha256=current_sha256(self.plan))
             except BaseException:
                 if wrote is not None:

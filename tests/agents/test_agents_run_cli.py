@@ -29,7 +29,7 @@ def test_switch_mode_agent_hands_off_to_planview_approve_then_resumes(
     assert out.splitlines()[0].startswith(
         "planview run · ACP: python fake_agent.py --scenario switch-mode · plan mode"
     )
-    assert f"✗ waiting for approval: planview approve {rel}" in out
+    assert f"✗ waiting for approval: {planview_command()} approve {rel}" in out
     assert f"Approve it with:   {planview_command()} approve {rel}" in out
     session_id = out.split("planview run --resume ")[-1].split()[0]
     assert agent_log.find(event="exit-plan-answer")[0]["outcome"]["optionId"] == "plan"  # not approved here

@@ -297,4 +297,5 @@ def test_w_approve_whose_recording_fails_leaves_the_plan_as_it_was(plan: Path, m
     assert code != 0
     assert "torn last line" in err and "planview audit --repair" in err
     assert "the comments saved with the approval were taken out of the plan again" in err
+    assert ".;" not in err  # one sentence: the cause, then what became of the comments
     assert plan.read_bytes() == original

@@ -147,3 +147,38 @@ def test_approve_of_a_file_outside_the_plans_folder_is_refused_up_front(plan, ho
     assert len(proc.stderr.strip().splitlines()) == 1
     assert readme.read_text() == "# project\n"
     assert not (home / "ledger.jsonl").exists()
+
+
+def test_a_person_at_a_terminal_is_told_what_the_url_is_for(plan):
+    """`--no-open` printed a bare URL and then nothing: at a terminal (stderr a tty) one line says
+    to open it and how the review ends; stdout stays the URL alone for scripts."""
+    import pty
+
+    leader, follower = pty.openpty()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "planview", "review", "--web", "--no-open", str(plan)],
+        stdout=subprocess.PIPE,
+        stderr=follower,
+        text=True,
+        env={**os.environ, "BROWSER": "false"},
+    )
+    os.close(follower)
+    try:
+        url = proc.stdout.readline().strip()
+        assert url.startswith("http://127.0.0.1:")
+        import select
+
+        said = b""
+        while b"Ctrl+C" not in said:
+            ready, _, _ = select.select([leader], [], [], 30)
+            assert ready, f"nothing more on the terminal after {said!r}"
+            said += os.read(leader, 4096)
+        text = said.decode()
+        assert "open it in your browser" in text and "goes Back" in text and "nothing decided" in text
+        assert post(url, "/api/cancel", {})[0] == 200
+        assert proc.wait(timeout=60) == 1
+        assert proc.stdout.read().strip() == "closed: Back"
+    finally:
+        os.close(leader)
+        if proc.poll() is None:
+            proc.kill()
