@@ -20,7 +20,9 @@ from textual.widgets import Footer
 from planview.errors import PlanviewError
 from planview.session import events as ev
 from planview.session.view import SessionView
+from planview.textsafe import sanitize_for_terminal
 from planview.tui import commands as cmd
+from planview.tui.help_listing import HelpListing
 from planview.tui.messages import CancelRequested, PromptSubmitted
 from planview.tui.styles import stylesheet
 from planview.tui.widgets.chip import ModeChip, StatusBar
@@ -299,11 +301,11 @@ class SessionScreen(Screen):
             case cmd.ListMcp():
                 self.run_worker(self._list_mcp(), group="mcp-list", exclusive=True, exit_on_error=False)
             case cmd.ShowHelp():
-                t.add_notice(help_text(), kind="info")
+                t.add_notice(HelpListing(), kind="info")
             case cmd.Quit():
                 self.app.exit()
             case cmd.UnknownCommand(name=name):
-                t.add_notice(Text.assemble(f"Unknown command /{name}.\n", help_text()), kind="warning")
+                t.add_notice(HelpListing(sanitize_for_terminal(f"Unknown command /{name}.")), kind="warning")
 
     async def _list_mcp(self) -> None:
         from planview.tui.mcp_view import mcp_listing
@@ -390,17 +392,3 @@ class SessionScreen(Screen):
         if self.busy:
             self.session.cancel()
             self.query_one(BusyIndicator).set_busy(True, "cancelling")
-
-
-def help_text() -> Text:
-    out = Text("Commands\n", style="bold")
-    width = max(len(usage) for usage, _ in cmd.HELP)
-    for usage, what in cmd.HELP:
-        out.append(f"  {usage.ljust(width)}  ", style="bold")
-        out.append(f"{what}\n")
-    out.append(
-        "Keys: Enter send · Ctrl+J newline · ↑ history · PgUp/PgDn scroll the transcript · Esc cancel the turn · "
-        "Ctrl+Alt+P plan mode (/plan in any terminal) · Ctrl+O expand tool output · Ctrl+P command palette",
-        style="dim",
-    )
-    return out
