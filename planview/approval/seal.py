@@ -95,6 +95,14 @@ def seal(artifacts_dir: Path, data: bytes, canonical_sha256: str) -> SealedArtif
             sweep_folder(artifacts_dir)  # what approvals killed mid-seal left
             atomic_write(path, data, mode=0o444)
         except OSError as exc:
+            from planview.home import blocking_file
+
+            blocker = blocking_file(artifacts_dir)
+            if blocker is not None:  # mkdir said only "File exists"
+                raise ApprovalError(
+                    f"cannot seal the plan: {blocker} is a file where planview keeps the sealed plans "
+                    "(a folder); move it aside, then approve again; nothing was approved"
+                ) from exc
             raise ApprovalError(explain(exc, f"seal the plan as {path}") + "; nothing was approved") from exc
         created = True
     return SealedArtifact(
