@@ -122,6 +122,22 @@ class Approvals:
         Approve (`review --web --approve`) to refuse before offering what can only fail."""
         return self._contained(plan_path)
 
+    def check_recordable(self, plan_path: str | Path, canonical_sha256: str) -> None:
+        """Raise what `approve` would raise before it writes a byte: a session's tool process, a
+        plan outside the plans folder, a ledger that cannot be locked for writing (a read-only
+        home) or does not verify (torn, tampered). For a page that answers "approved" while the
+        flow that records it runs later (the terminal review's `w`), so the page never says
+        approved for what cannot be recorded. A read-only home that already holds this very
+        approval passes, as `approve` returns it."""
+        refuse_tool_process()
+        path = self._contained(plan_path)
+        try:
+            with self.ledger.locked(exclusive=True):
+                self.ledger.events(plan=self.plan_key(path))
+        except PlanviewError:
+            if self._already_approved(self.plan_key(path), canonical_sha256) is None:
+                raise
+
     def plan_key(self, plan_path: str | Path) -> str:
         """The ledger's name for a plan: its path relative to the project root (else to the home)."""
         path = self._contained(plan_path)

@@ -108,6 +108,34 @@ def test_a_plan_changed_after_the_pages_save_is_never_put_back(setup) -> None:
     assert plan.read_bytes() == newer
 
 
+def test_check_recordable_refuses_what_approve_would_before_anything_is_written(setup, monkeypatch) -> None:
+    """The terminal review's browser page asks this before it answers approved (it records later)."""
+    from planview.approval.errors import LedgerError
+
+    approvals, plan = setup
+    shown = canonical_sha256(TEXT)
+    approvals.check_recordable(plan, shown)  # a good ledger: fine, and nothing recorded
+    assert not approvals.ledger.path.exists() or approvals.ledger.path.read_bytes() == b""
+    approvals.ledger.path.write_bytes(b'{"type": "approved", "seq": 1, "at": "2026-')
+    with pytest.raises(LedgerError, match="torn"):
+        approvals.check_recordable(plan, shown)
+    approvals.ledger.path.unlink()
+    with pytest.raises(ApprovalError, match="only plans saved in the plans folder"):
+        approvals.check_recordable(plan.parent.parent / "elsewhere.md", shown)
+    monkeypatch.setenv(TOOL_PROCESS_ENV, "20260101-000000-abcd")
+    with pytest.raises(ApprovalError, match="not from the agent's tools"):
+        approvals.check_recordable(plan, shown)
+
+
+def test_a_file_where_the_artifacts_folder_goes_is_named_with_the_fix(setup) -> None:
+    approvals, plan = setup
+    approvals.artifacts_dir.write_text("in the way\n")
+    with pytest.raises(
+        ApprovalError, match=r"artifacts is a file where planview keeps the sealed plans.*move it aside"
+    ):
+        record_decision(approvals, plan, Approved(str(plan), canonical_sha256(TEXT)), channel="x")
+
+
 def test_a_session_tool_process_cannot_approve(setup, monkeypatch: pytest.MonkeyPatch) -> None:
     approvals, plan = setup
     monkeypatch.setenv(TOOL_PROCESS_ENV, "20260101-000000-abcd")

@@ -259,7 +259,8 @@ def test_the_collector_waits_for_the_first_frame_and_always_comes_back(
 
 def test_w_approve_whose_recording_fails_leaves_the_plan_as_it_was(plan: Path, monkeypatch, capsys) -> None:
     """The real screen (Pilot): `w`, Approve on the page with a comment; `planview review` then cannot
-    record it (a torn ledger). It exits 1 naming the cause and the fix, and the comment is gone again."""
+    record it (sealing fails, past the page's own check). It exits non-zero naming the cause, and the
+    comment is gone again."""
     import asyncio
     import hashlib
 
@@ -268,7 +269,7 @@ def test_w_approve_whose_recording_fails_leaves_the_plan_as_it_was(plan: Path, m
     urls: list[str] = []
     monkeypatch.setattr("planview.web.review.open_in_browser", lambda url: urls.append(url) or True)
     original = plan.read_bytes()
-    (plan.parent.parent / "ledger.jsonl").write_bytes(b'{"type": "approved", "seq": 1, "at": "2026-')
+    (plan.parent.parent / "artifacts").write_text("a file where the sealed plans go\n")  # sealing fails
 
     async def review_in_pilot(path: Path, home: Path | None):
         app = ReviewApp(path, home=home, watch=False)
@@ -295,7 +296,7 @@ def test_w_approve_whose_recording_fails_leaves_the_plan_as_it_was(plan: Path, m
     code = run_with(monkeypatch, lambda p: asyncio.run(review_in_pilot(p, None)), ["review", str(plan)])
     err = capsys.readouterr().err
     assert code != 0
-    assert "torn last line" in err and "planview audit --repair" in err
+    assert "cannot seal the plan" in err
     assert "the comments saved with the approval were taken out of the plan again" in err
     assert ".;" not in err  # one sentence: the cause, then what became of the comments
     assert plan.read_bytes() == original

@@ -60,7 +60,8 @@ def base(path: Path) -> str:
 
 
 async def test_w_then_approve_on_the_page_closes_the_screen_with_the_same_decision(tmp_path, opened):
-    path = plan_file(tmp_path)
+    (tmp_path / "home" / "plans").mkdir(parents=True)
+    path = plan_file(tmp_path / "home" / "plans")  # approvable: the page checks before it says approved
     app = ReviewApp(path, home=tmp_path / "home", watch=False)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
@@ -217,9 +218,51 @@ async def test_plan_review_web_is_comment_only_and_sends_saved_comments(project:
 TORN = b'{"type": "approved", "seq": 1, "at": "2026-'  # a ledger line cut short (a crash mid-append)
 
 
+def block_sealing(project: Path) -> None:
+    """A file where the sealed artifacts go: the page's check passes, the seal itself then fails
+    (as a full disk would), after the page already said approved."""
+    artifacts = project / ".planview" / "artifacts"
+    if artifacts.is_dir():
+        artifacts.rmdir()
+    artifacts.write_text("not a folder\n")
+
+
+async def post_json(url: str, route: str, body: dict) -> tuple[int, dict]:
+    async with aiohttp.ClientSession() as client:
+        async with client.post(url.replace("/?", f"{route}?"), json=body) as response:
+            return response.status, await response.json()
+
+
+async def test_w_approve_on_a_torn_ledger_is_refused_on_the_page_and_the_review_stays(tmp_path, opened):
+    """The page used to answer approved (the terminal records later) and the terminal then failed:
+    the page now checks first, says why (with the fix), takes its comments back out, and the
+    terminal review stays open for another decision."""
+    home = tmp_path / "home"
+    (home / "plans").mkdir(parents=True)
+    path = plan_file(home / "plans")
+    before = path.read_bytes()
+    (home / "ledger.jsonl").write_bytes(TORN)
+    app = ReviewApp(path, home=home, watch=False)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await pilot.pause()
+        await pilot.press("w")
+        await wait_for(pilot, lambda: bool(opened), "the browser to be asked")
+        body = {"base_sha256": base(path), "comments": [{"anchor_line": 5, "text": "How much faster?"}]}
+        status, answer = await post_json(opened[0], "/api/approve", body)
+        assert status == 422
+        assert "torn last line" in answer["error"] and "planview audit --repair" in answer["error"]
+        assert "the comments saved with the approval were taken out of the plan again" in answer["error"]
+        assert path.read_bytes() == before
+        await pilot.pause()
+        assert app.return_value is None and app.review._web is not None  # nothing decided; the page is live
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.return_value is not None, "the screen to close")
+    assert app.return_value == Keep()
+
+
 async def test_exit_plan_mode_w_approve_whose_recording_fails_puts_the_plan_back(project: Path, opened):
-    """The page saved its comments, then the session could not record the approval (a torn
-    ledger): nothing was approved, so the comments go too, as on the page's own approve route."""
+    """The page saved its comments, then the session could not record the approval (sealing
+    failed): nothing was approved, so the comments go too, as on the page's own approve route."""
     lines = [
         {"tool_calls": [{"name": "write_plan", "arguments": {"title": "Cache", "content": PLAN}}]},
         {"tool_calls": [{"name": "exit_plan_mode", "arguments": {}}]},
@@ -239,7 +282,7 @@ async def test_exit_plan_mode_w_approve_whose_recording_fails_puts_the_plan_back
         await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review screen")
         plan = app.session.plan_path
         before = plan.read_bytes()
-        (project / ".planview" / "ledger.jsonl").write_bytes(TORN)
+        block_sealing(project)
         await pilot.press("w")
         await wait_for(pilot, lambda: bool(opened), "the browser to be asked")
         body = {"base_sha256": base(plan), "comments": [{"anchor_line": 5, "text": "How much faster?"}]}
@@ -252,8 +295,8 @@ async def test_exit_plan_mode_w_approve_whose_recording_fails_puts_the_plan_back
 
 
 async def test_plan_review_w_approve_whose_recording_fails_puts_the_plan_back(project: Path, opened):
-    """`/plan review`, then `w` and Approve on the page with a comment, and the ledger is torn: the
-    app says the approval was not recorded and the plan holds its bytes from before the page's save."""
+    """`/plan review`, then `w` and Approve on the page with a comment, and sealing fails: the app
+    says the approval was not recorded and the plan holds its bytes from before the page's save."""
     lines = [
         {"tool_calls": [{"name": "write_plan", "arguments": {"title": "Cache", "content": PLAN}}]},
         {"text": "written"},
@@ -272,7 +315,7 @@ async def test_plan_review_w_approve_whose_recording_fails_puts_the_plan_back(pr
         await wait_for(pilot, lambda: not screen.busy and app.session.plan_path is not None, "the plan")
         plan = app.session.plan_path
         before = plan.read_bytes()
-        (project / ".planview" / "ledger.jsonl").write_bytes(TORN)
+        block_sealing(project)
         screen.prompt.load_text("/plan review")
         await pilot.press("enter")
         await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review screen")
@@ -283,7 +326,7 @@ async def test_plan_review_w_approve_whose_recording_fails_puts_the_plan_back(pr
         await wait_for(pilot, lambda: "Could not approve" in transcript_text(screen), "the refusal")
         shown = transcript_text(screen)
         assert plan.read_bytes() == before
-        assert "ledger broken" in shown and "planview audit --repair" in shown  # the cause, and its fix
+        assert "cannot seal the plan" in shown  # the cause
         assert "the comments saved with the approval were taken out of the plan again" in shown
         assert app.session.mode == "plan"
 

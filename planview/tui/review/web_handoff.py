@@ -31,12 +31,20 @@ async def serve_page(
 
     `on_open` gets the server while it runs (then None); `notice` tells the reader what happens.
     The page's approve does not record: the flow that opened the review records the Approved the
-    review returns (`terminal_decision`)."""
+    review returns (`terminal_decision`). It first checks that the recording can happen, so the
+    page refuses (and takes its comments back out) instead of saying approved for a torn ledger
+    or a read-only home; what fails later still puts the plan back (approval.flow.record_decision)."""
     from planview.web.review import open_in_browser, start_review
+
+    def can_record(path: Path, canonical_sha256: str) -> None:
+        if home is not None:
+            from planview.approval.approvals import Approvals
+
+            Approvals(home).check_recordable(path, canonical_sha256)
 
     try:
         server = await start_review(
-            plan_path, approve=approve, home=home, on_approve=lambda _path, _sha: None, baseline=baseline
+            plan_path, approve=approve, home=home, on_approve=can_record, baseline=baseline
         )
     except PlanviewError as exc:
         notice(f"Could not start the browser review: {exc}")
