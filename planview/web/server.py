@@ -53,7 +53,9 @@ ApproveHook = Callable[[Path, str], Awaitable[Any] | Any]
 
 
 def _error(status: int, message: str, **extra: Any) -> web.Response:
-    return web.json_response({"error": message, **extra}, status=status)
+    from planview.invocation import spelled_as_run  # a fix the page names runs as shown (a .venv off PATH)
+
+    return web.json_response({"error": spelled_as_run(message), **extra}, status=status)
 
 
 class ReviewServer:
