@@ -275,3 +275,23 @@ async def test_find_walks_a_repeated_globstar_once(tmp_path: Path, monkeypatch: 
     assert (await run(tmp_path, "find", glob="**/" * 200 + "x.py")).text == expected
     assert (await run(tmp_path, "find", glob="a/**/**/b/**/**/*.py")).text == "a/b/x.py"
     assert walked == ["**/x.py", "a/**/b/**/*.py"]
+
+
+async def test_read_of_a_huge_single_line_holds_only_what_it_shows(tmp_path: Path) -> None:
+    """A 64 MiB minified line: read shows its first LINE_CAP characters and the next line, holding a
+    bounded chunk of it, never the line (before: twice the line in memory, 219 MB of RSS for 100 MB)."""
+    import tracemalloc
+
+    with open(tmp_path / "bundle.js", "wb") as fh:
+        for _ in range(64):
+            fh.write(b"x" * (1 << 20))
+        fh.write(b"\nafter\n")
+    tracemalloc.start()
+    try:
+        result = await run(tmp_path, "read", path="bundle.js")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    first, second = result.text.splitlines()[:2]
+    assert first == "1\t" + "x" * files.LINE_CAP + "…" and second == "2\tafter"
+    assert peak < 8 * (1 << 20), f"{peak:,} bytes traced while reading one line"

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from planview.fileguard import NotAFileError, open_regular
 from planview.gate.read_scope import inside, read_roots, refusal
 from planview.session.tools.base import (
     ToolContext,
@@ -54,22 +55,36 @@ def _cap(text: str, hint: str) -> str:
     return text[:OUTPUT_CAP] + f"\n… output truncated at {OUTPUT_CAP:,} characters; {hint}"
 
 
+# Bytes of one line kept for display: enough for LINE_CAP characters of up to 4 UTF-8 bytes and one
+# more, so a cut line still shows as cut; the rest of the line is skipped in bounded reads.
+_LINE_BYTES = 4 * LINE_CAP + 4
+_SKIP_BYTES = 1 << 16
+
+
 def _read_lines(path: Path, root: Path, offset: int, limit: int) -> tuple[list[str], int]:
     """Lines offset..offset+limit-1 (numbered like grep: split at "\n") and the file's line count,
-    without holding the whole file: a model may well ask for page 1 of a multi-gigabyte log."""
+    without holding the whole file: a model may well ask for page 1 of a multi-gigabyte log, or of a
+    bundle that is one 100 MB line (which used to be held whole, twice)."""
     if not path.exists():
         raise ToolError(f"{display(root, path)} does not exist; use ls or find to locate the file")
     if path.is_dir():
         raise ToolError(f"{display(root, path)} is a folder; use ls to list it")
-    if not path.is_file():  # a FIFO or a device would block or never end
-        raise ToolError(f"{display(root, path)} is not a regular file; it cannot be read as text")
+    not_regular = f"{display(root, path)} is not a regular file; it cannot be read as text"
+    try:
+        fd = open_regular(path)  # a FIFO or a device swapped in after the check still never blocks
+    except NotAFileError:
+        raise ToolError(not_regular) from None
     chunk: list[str] = []
     total = 0
-    with open(path, "rb") as fh:
+    with os.fdopen(fd, "rb") as fh:
         if b"\0" in fh.read(8192):
             raise ToolError(f"{display(root, path)} is a binary file; it cannot be read as text")
         fh.seek(0)
-        for total, raw in enumerate(fh, 1):
+        while raw := fh.readline(_LINE_BYTES):
+            total += 1
+            if not raw.endswith(b"\n"):
+                while (rest := fh.readline(_SKIP_BYTES)) and not rest.endswith(b"\n"):
+                    pass
             if offset <= total < offset + limit:
                 chunk.append(raw.decode("utf-8", errors="replace").rstrip("\r\n"))
     return chunk, total
