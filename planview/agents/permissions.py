@@ -134,5 +134,12 @@ def gate_call(
             return ToolCall("write_plan", {"plan_path": str(Path(paths[0]))})
         return ToolCall(kind, {"paths": paths}, builtin=False)
     if kind in READ_KINDS:
+        # What it names gets the readers' rule (gate.read_scope): the project, and the plans in
+        # planview's home. The first path outside goes to the gate as planview's own read of it.
+        from planview.gate.read_scope import refusal
+
+        for path in target_paths(raw_input, locations):
+            if refusal(path, root) is not None:
+                return ToolCall("read", {"path": path})
         return ToolCall(kind, {}, annotations={"readOnlyHint": True}, builtin=False)
     return ToolCall(kind or "other", {"title": title}, builtin=False)

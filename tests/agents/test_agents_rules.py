@@ -157,3 +157,30 @@ def test_options_are_picked_by_kind_in_order() -> None:
     assert perm.pick_option(options, perm.ALLOW_KINDS) == "once"
     assert perm.pick_option(options, perm.REJECT_KINDS) == "no"
     assert perm.pick_option(options[:1], perm.REJECT_KINDS) is None
+
+
+def test_a_read_the_agent_asks_for_outside_the_project_is_refused(tmp_path: Path) -> None:
+    """An agent asking leave to read ~/.ssh/id_rsa (Gemini asks before reading outside its workspace)
+    was answered with allow: a read kind dropped its paths. Now its paths get the readers' rule."""
+    root = tmp_path / "repo"
+    (root / "src").mkdir(parents=True)
+    (root / "ext").symlink_to(tmp_path)
+    plans = root / ".planview" / "plans"
+    policy = GatePolicy(plans_dir=plans, project_root=root)
+
+    def asked(raw: dict, locations: tuple[str, ...] = ()) -> tuple[bool, str]:
+        decision = decide(perm.gate_call("read", "Read", raw, list(locations), plans, root), "plan", policy)
+        return decision.allowed, decision.reason
+
+    for raw, locations in (
+        ({"file_path": "/home/me/.ssh/id_rsa"}, ()),
+        ({"path": "~/.aws/credentials"}, ()),
+        ({}, (str(tmp_path / "secret.txt"),)),
+        ({"absolute_path": "ext/secret.txt"}, ()),  # through a link that leads out
+        ({"path": "src/app.py"}, ("/etc/passwd",)),
+    ):
+        allowed, reason = asked(raw, locations)
+        assert not allowed and "outside the project" in reason, (raw, locations)
+    assert asked({"file_path": str(root / "src" / "app.py")})[0]
+    assert asked({"path": "src"}, (str(root / "src"),))[0]
+    assert asked({})[0]  # nothing named: the agent's read of what it already shows
