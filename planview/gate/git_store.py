@@ -36,12 +36,17 @@ def _small(path: str) -> bytes | None:
         return None
 
 
-def common_dir(root: str) -> str | None:
-    """The repository's common git folder for the project at `root`, None when there is no repository."""
+def common_dir(root: str, seen: list[str] | None = None) -> str | None:
+    """The repository's common git folder for the project at `root`, None when there is no repository.
+    `seen` collects the files the answer was read from."""
     dot = os.path.join(root, ".git")
+    if seen is not None:
+        seen.append(dot)
     try:
         mode = os.stat(dot).st_mode
     except OSError:
+        if seen is not None:
+            seen.append(os.path.join(root, "objects"))
         # A bare repository as the project: git takes the folder itself.
         bare = all(os.path.exists(os.path.join(root, name)) for name in ("HEAD", "objects", "refs"))
         return root if bare else None
@@ -55,6 +60,8 @@ def common_dir(root: str) -> str | None:
         if not line.startswith(b"gitdir: "):
             return None
         gitdir = os.path.join(root, os.fsdecode(line[len(b"gitdir: ") :]))
+    if seen is not None:
+        seen.append(os.path.join(gitdir, "commondir"))
     try:
         pointer = _small(os.path.join(gitdir, "commondir"))
     except (NotAFileError, TooLargeError, OSError):
@@ -98,8 +105,9 @@ def _kind(path: str) -> str:
         return "not a regular file"
 
 
-def _walk(objects: str, own: tuple[str, ...], depth: int) -> str | None:
+def _walk(objects: str, own: tuple[str, ...], depth: int, seen: list[str]) -> str | None:
     listed_in = os.path.join(objects, "info", "alternates")
+    seen += [objects, listed_in]
     try:
         data = _small(listed_in)
     except NotAFileError:
@@ -120,17 +128,43 @@ def _walk(objects: str, own: tuple[str, ...], depth: int) -> str | None:
         if not _within(store, own):
             return _reason(os.path.normpath(store), listed_in)
         if depth < _MAX_DEPTH:
-            nested = _walk(store, own, depth + 1)
+            nested = _walk(store, own, depth + 1, seen)
             if nested is not None:
                 return nested
     return None
 
 
+def _signature(path: str) -> tuple[int, int, int, int] | None:
+    try:
+        info = os.lstat(path)
+    except OSError:
+        return None
+    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+
+
+# The verdict per project root, with the files it was read from and their lstat: the gate decides
+# every plan-mode git command against one root, and the realpaths cost ~0.1 ms a decision.
+_VERDICTS: dict[str, tuple[tuple[tuple[str, tuple[int, int, int, int] | None], ...], str | None]] = {}
+
+
 def borrowed_store(project_root: os.PathLike[str] | str) -> str | None:
     """Why plan-mode git may not run in the project's repository (its objects come from a store
-    outside the project, or that cannot be checked), or None when its object store is its own."""
+    outside the project, or that cannot be checked), or None when its object store is its own.
+    Answered again from the files only when one of them changed."""
     root = os.path.abspath(os.fspath(project_root))
-    common = common_dir(root)
+    cached = _VERDICTS.get(root)
+    if cached is not None and all(_signature(path) == sig for path, sig in cached[0]):
+        return cached[1]
+    seen: list[str] = []
+    verdict = _borrowed(root, seen)
+    if len(_VERDICTS) > 64:
+        _VERDICTS.clear()
+    _VERDICTS[root] = (tuple((path, _signature(path)) for path in dict.fromkeys(seen)), verdict)
+    return verdict
+
+
+def _borrowed(root: str, seen: list[str]) -> str | None:
+    common = common_dir(root, seen)
     if common is None:
         return None
     own = (os.path.realpath(root), os.path.realpath(common))
@@ -141,4 +175,4 @@ def borrowed_store(project_root: os.PathLike[str] | str) -> str | None:
             "project: plan-mode git would show that store's commits and files, so it does not run here. "
             "Look at files with the read / grep / find / ls tools"
         )
-    return _walk(objects, own, 0)
+    return _walk(objects, own, 0, seen)
