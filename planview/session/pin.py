@@ -72,7 +72,7 @@ class PinCheck:
             named = f"changed sections: {', '.join(sections)}" if sections else ""
             if latest is not None and latest.seq != pin.seq:
                 # Not ours: approved (or revoked) again outside this session.
-                if status.state == "approved":
+                if not status.revoked:  # live, even when the file moved on since: write_plan can move it back
                     self.approvals.withdraw(
                         latest,
                         f"approval seq {latest.seq} ({shown(latest.channel)}) appeared while a planview "

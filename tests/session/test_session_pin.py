@@ -67,3 +67,20 @@ def test_another_approval_does_not_repin(pinned) -> None:
     assert f"executing under approval seq {record.seq}" in withdrawn.reason
     assert check.check(plan, newer) is not None
     assert check.check(plan, record) is not None  # nothing re-pins the old one either
+
+
+def test_another_approval_is_withdrawn_even_when_the_plan_changed_again(pinned) -> None:
+    """The agent forges an approval, edits the plan once more (that approval is stale, not live), then
+    in plan mode write_plan puts back the forged text: the forged approval must not be live again."""
+    approvals, plan, record = pinned
+    check = PinCheck(approvals)
+    forged_text = TEXT.replace("Ship it.", "Ship it now.")
+    plan.write_text(forged_text)
+    newer = approvals.approve(plan, "Mallory", channel="planview approve (no terminal)")
+    plan.write_text(TEXT.replace("Ship it.", "Ship it later."))
+    assert check.check(plan, record) is not None
+    plan.write_text(forged_text)
+    assert approvals.status(plan).state != "approved"
+    assert not approvals.is_current(plan)
+    withdrawn = approvals.history()[-1].revocation
+    assert withdrawn is not None and withdrawn.revokes == newer.seq
