@@ -70,8 +70,10 @@ def _read_lines(path: Path, root: Path, offset: int, limit: int) -> tuple[list[s
     if path.is_dir():
         raise ToolError(f"{display(root, path)} is a folder; use ls to list it")
     not_regular = f"{display(root, path)} is not a regular file; it cannot be read as text"
+    if not path.is_file():  # a FIFO or a device would block or never end; not even opened
+        raise ToolError(not_regular)
     try:
-        fd = open_regular(path)  # a FIFO or a device swapped in after the check still never blocks
+        fd = open_regular(path)  # one swapped in after the check still never blocks
     except NotAFileError:
         raise ToolError(not_regular) from None
     chunk: list[str] = []
