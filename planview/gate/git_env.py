@@ -235,21 +235,36 @@ async def repo_drivers(project_root: Path, env: Mapping[str, str]) -> tuple[list
     return parse_drivers(await _git_output(project_root, env, _DRIVER_LOOKUP))
 
 
-# Config keys of the repository's own that name a program some read-only git command would start
-# (or, for core.worktree, a folder it would read): what plan mode switches off for its own bash.
+# The repository's own config keys that make a read-only git command, run without planview's
+# neutralisation, start a program (or read another folder: core.worktree; or run git inside a
+# submodule under that submodule's config): the ones plan mode switches off for its own bash.
+# Keys that only network, editing or help commands use (editor, credential, ssh, browser) are left out.
 _PROGRAM_KEYS = (
-    r"^(core\.(fsmonitor|pager|editor|askpass|sshcommand|gitproxy|hookspath|alternaterefscommand|worktree)"
-    r"|sequence\.editor|diff\.external|diff\..+\.(command|textconv)|merge\..+\.driver"
-    r"|filter\..+\.(clean|smudge|process)|gpg\.(.+\.)?program|gpg\.ssh\.defaultkeycommand"
-    r"|credential\.(.+\.)?helper|pager\..+|uploadpack\.packobjectshook|web\.browser"
-    r"|man\..+\.(cmd|path)|man\.viewer|sendemail\.smtpserver|imap\.tunnel)$"
+    r"^(core\.(fsmonitor|pager|worktree|hookspath)|pager\..+|diff\.external|diff\..+\.(command|textconv)"
+    r"|merge\..+\.driver|filter\..+\.(clean|smudge|process)|gpg\.(.+\.)?program"
+    r"|log\.showsignature|format\.pretty|pretty\..+|diff\.submodule|submodule\.recurse"
+    r"|status\.submodulesummary)$"
 )
+_FALSE = frozenset({"false", "no", "off", "0"})
+# The one hook a read-only command runs: git status refreshing the index (fsmonitor-watchman needs
+# core.fsmonitor, named above); commit, push and checkout hooks never run for them.
+_READ_HOOKS = ("post-index-change",)
+
+
+def _starts_a_program(key: str, value: str | None) -> bool:
+    if key in ("log.showsignature", "submodule.recurse", "status.submodulesummary"):
+        return value is None or value.strip().lower() not in _FALSE
+    if key == "format.pretty" or key.startswith("pretty."):
+        return value is not None and "%G" in value  # signature placeholders run gpg
+    if key == "diff.submodule":
+        return value is not None and value.strip().lower() == "diff"
+    return key != "core.hookspath"  # judged by the hook it would run
 
 
 def repository_programs(project_root: Path) -> tuple[str, ...]:
-    """What the repository itself names that a git run without planview's neutralisation would
-    start: its config keys that name programs (includes followed; the user's and the system's
-    config are not read) and its executable hooks. For a shell planview does not run (an ACP
+    """What the repository itself names that a read-only git command run without planview's
+    neutralisation would start: its config keys (includes followed; the user's and the system's
+    config are not read) and the index-refresh hook. For a shell planview does not run (an ACP
     agent's): there, read-only git is only read-only when this is empty. A lookup git cannot
     answer counts as a program (the caller refuses)."""
     import subprocess
@@ -263,7 +278,7 @@ def repository_programs(project_root: Path) -> tuple[str, ...]:
     }
     try:
         done = subprocess.run(
-            ["git", "config", "--null", "--name-only", "--includes", "--get-regexp", _PROGRAM_KEYS],
+            ["git", "config", "--null", "--includes", "--get-regexp", _PROGRAM_KEYS],
             cwd=project_root,
             env=env,
             stdin=subprocess.DEVNULL,
@@ -275,13 +290,26 @@ def repository_programs(project_root: Path) -> tuple[str, ...]:
     listing = _lookup_text(done.returncode, done.stdout)
     if listing is None:
         return ("(git config could not be read)",)
-    found = [name for name in listing.split("\0") if name]
-    common = common_dir(os.fspath(Path(project_root).absolute()))
-    hooks = Path(common) / "hooks" if common is not None else None
-    if hooks is not None and hooks.is_dir():
-        for hook in sorted(hooks.iterdir()):
-            if hook.suffix != ".sample" and hook.is_file() and os.access(hook, os.X_OK):
-                found.append(f"hooks/{hook.name}")
+    found: list[str] = []
+    hooks_path: str | None = None
+    for entry in listing.split("\0"):
+        if not entry:
+            continue
+        key, newline, value = entry.partition("\n")
+        if key == "core.hookspath":
+            hooks_path = value
+        if _starts_a_program(key, value if newline else None):
+            found.append(key)
+    root = Path(project_root).absolute()
+    common = common_dir(os.fspath(root))
+    if hooks_path:
+        hooks: Path | None = root / Path(hooks_path).expanduser()  # relative to the work tree
+    else:
+        hooks = Path(common) / "hooks" if common is not None else None
+    for name in _READ_HOOKS if hooks is not None else ():
+        hook = hooks / name  # type: ignore[operator]
+        if hook.is_file() and os.access(hook, os.X_OK):
+            found.append(f"core.hooksPath {name} hook" if hooks_path else f"hooks/{name}")
     return tuple(dict.fromkeys(found))
 
 

@@ -52,16 +52,76 @@ async def test_a_plain_repository_keeps_read_only_git(project: Path, agent_log: 
     assert record["ran"] is True
 
 
-def test_each_kind_of_program_is_named(project: Path) -> None:
+def config(project: Path, key: str, value: str | None) -> None:
+    args = ["config", key, value] if value is not None else ["config", "--unset", key]
+    subprocess.run(["git", *args], cwd=project, check=True)
+
+
+READ_ONLY_GIT_RUNS = [
+    ("core.pager", "less -R"),
+    ("pager.log", "x"),
+    ("core.fsmonitor", "x"),
+    ("diff.external", "x"),
+    ("diff.drv.command", "x"),
+    ("diff.drv.textconv", "x"),
+    ("filter.f.clean", "x"),
+    ("filter.f.process", "x"),
+    ("merge.drv.driver", "x"),
+    ("gpg.program", "x"),
+    ("gpg.ssh.program", "x"),
+    ("log.showSignature", "true"),
+    ("format.pretty", "format:%h %G?"),
+    ("pretty.sig", "%GS"),
+    ("core.worktree", "/elsewhere"),
+    ("diff.submodule", "diff"),
+    ("submodule.recurse", "true"),
+    ("status.submoduleSummary", "true"),
+]
+# Programs no read-only command starts: a repository naming them keeps the agent's read-only git.
+NOT_RUN = [
+    ("core.editor", "vim"),
+    ("sequence.editor", "x"),
+    ("credential.helper", "store"),
+    ("core.sshCommand", "ssh -i key"),
+    ("format.pretty", "format:%h %s"),
+    ("diff.submodule", "log"),
+    ("submodule.recurse", "false"),
+    ("log.showSignature", "false"),
+]
+
+
+def test_each_program_a_read_only_command_starts_is_named(project: Path) -> None:
     assert agent_git_refusal(project) is None
-    for key in ("core.pager", "core.fsmonitor", "diff.drv.textconv", "filter.f.clean", "core.hooksPath"):
-        subprocess.run(["git", "config", key, "x"], cwd=project, check=True)
-        assert key.split(".")[-1].lower() in (agent_git_refusal(project) or "").lower(), key
-        subprocess.run(["git", "config", "--unset", key], cwd=project, check=True)
+    for key, value in READ_ONLY_GIT_RUNS:
+        config(project, key, value)
+        assert key.lower() in (agent_git_refusal(project) or "").lower(), key
+        config(project, key, None)
+    for key, value in NOT_RUN:
+        config(project, key, value)
+        assert agent_git_refusal(project) is None, key
+        config(project, key, None)
+
+
+def test_only_the_hook_a_read_only_command_runs_counts(project: Path) -> None:
+    """post-index-change runs when git status refreshes the index; commit and push hooks (the
+    pre-commit framework, husky) never run for a read-only command, so they do not count."""
+    hooks = project / ".git" / "hooks"
+    for name in ("pre-commit", "commit-msg", "pre-push", "post-checkout"):
+        (hooks / name).write_text("#!/bin/sh\nexit 0\n")
+        (hooks / name).chmod(0o755)
     assert agent_git_refusal(project) is None
-    hook = project / ".git" / "hooks" / "post-index-change"
+    hook = hooks / "post-index-change"
     hook.write_text("#!/bin/sh\ntouch ran\n")
     hook.chmod(0o755)
     assert "post-index-change" in (agent_git_refusal(project) or "")
     os.chmod(hook, 0o644)  # not executable: git does not run it
     assert agent_git_refusal(project) is None
+    husky = project / ".husky" / "_"
+    husky.mkdir(parents=True)
+    (husky / "pre-commit").write_text("#!/bin/sh\nexit 0\n")
+    (husky / "pre-commit").chmod(0o755)
+    config(project, "core.hooksPath", ".husky/_")  # relative to the work tree, as git reads it
+    assert agent_git_refusal(project) is None
+    (husky / "post-index-change").write_text("#!/bin/sh\nexit 0\n")
+    (husky / "post-index-change").chmod(0o755)
+    assert "post-index-change" in (agent_git_refusal(project) or "")
