@@ -8,8 +8,6 @@ from pathlib import Path
 
 from planview.plan.errors import PlanPathError
 
-MARKDOWN_SUFFIXES = (".md", ".markdown")
-
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     plans = subparsers.add_parser(
@@ -124,18 +122,14 @@ _STATUS_BOX = {"pending": " ", "in_progress": "~", "completed": "x"}
 
 def run_steps(args: argparse.Namespace) -> int:
     from planview.plan.steps import extract_steps
-    from planview.plan.store import plans_dir_for_cwd, read_plan_text, resolve_plan_argument
+    from planview.plan.store import plans_dir_for_cwd, read_plan_text, resolve_markdown_plan
 
-    typed = Path(args.path)
-    if typed.suffix and typed.suffix.lower() not in MARKDOWN_SUFFIXES:
-        raise PlanPathError(
-            f"planview steps reads Markdown plans (.md); {_printable(args.path)} is not one — pass a .md file"
-        )
-    path = resolve_plan_argument(args.path, plans_dir_for_cwd())  # a bare name: the plans folder
-    if path.suffix.lower() not in MARKDOWN_SUFFIXES:
-        raise PlanPathError(
-            f"planview steps reads Markdown plans (.md); {_printable(args.path)} is not one — pass a .md file"
-        )
+    refusal = (
+        f"planview steps reads Markdown plans (.md); {_printable(args.path)} is not one — pass a .md file"
+    )
+    path = resolve_markdown_plan(
+        args.path, plans_dir_for_cwd(), refusal=refusal
+    )  # a bare name: the plans folder
     text = read_plan_text(path)
     found = extract_steps(text)
     if args.json:

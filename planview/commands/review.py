@@ -84,9 +84,9 @@ def _shown(path: str) -> str:
 
 def check_plan(raw: str) -> tuple[Path, str]:
     """The absolute plan path and its text, or a one-line store error (not Markdown, missing, unreadable)."""
-    from planview.plan.store import plans_dir_for_cwd, read_plan_text, resolve_review_plan
+    from planview.plan.store import plans_dir_for_cwd, read_plan_text, resolve_markdown_plan
 
-    path = resolve_review_plan(raw, plans_dir_for_cwd())  # PlanPathError: not a Markdown plan
+    path = resolve_markdown_plan(raw, plans_dir_for_cwd())  # PlanPathError: not a Markdown plan
     text = read_plan_text(path)  # PlanNotFoundError / PlanReadError say what to do
     return path.resolve(), text
 

@@ -147,12 +147,17 @@ def resolve_plan_argument(raw: str | Path, plans_dir: Path | None, cwd: Path | N
 MARKDOWN_SUFFIXES = (".md", ".markdown")
 
 
-def resolve_review_plan(raw: str | Path, plans_dir: Path | None, cwd: Path | None = None) -> Path:
-    """The one plan-path check of a review (`planview review PATH`, `/plan review PATH`): the plan
-    as resolve_plan_argument finds it, refused when it is not Markdown (checked as typed, before any
-    look-up, and again as found), so `/etc/passwd` never opens on a review screen."""
+def resolve_markdown_plan(
+    raw: str | Path, plans_dir: Path | None, cwd: Path | None = None, *, refusal: str | None = None
+) -> Path:
+    """The one plan-path check of a command that opens a plan (`planview review PATH`, `/plan review
+    PATH`, `planview steps PATH`): the plan as resolve_plan_argument finds it, refused with `refusal`
+    (a review's wording by default) when it is not Markdown (checked as typed, before any look-up, and
+    again as found), so `/etc/passwd` never opens on a review screen."""
     typed = Path(raw).expanduser()
-    refused = PlanPathError(f"{_show(str(raw))} is not a Markdown plan (.md); pass the plan file to review")
+    refused = PlanPathError(
+        refusal or f"{_show(str(raw))} is not a Markdown plan (.md); pass the plan file to review"
+    )
     if typed.suffix and typed.suffix.lower() not in MARKDOWN_SUFFIXES:
         raise refused
     path = resolve_plan_argument(typed, plans_dir, cwd=cwd)  # a bare name: the plans folder

@@ -263,10 +263,10 @@ class PlanviewApp(App):
         """`/plan review [--web] [path]`: the given plan, else the session's plan, else the newest one."""
         if path is not None:
             from planview.plan.errors import PlanPathError
-            from planview.plan.store import resolve_review_plan
+            from planview.plan.store import resolve_markdown_plan
 
             try:  # the command line's check: a bare file name means that plan in the plans folder
-                plan = resolve_review_plan(path, self._store().plans_dir, cwd=self.project_root)
+                plan = resolve_markdown_plan(path, self._store().plans_dir, cwd=self.project_root)
             except PlanPathError as exc:  # not Markdown (`/plan review /etc/passwd`): say so, open nothing
                 self._notice(f"{exc}. /plans lists the plans of this project.", "error")
                 return
