@@ -23,6 +23,20 @@ _O_NONBLOCK = getattr(os, "O_NONBLOCK", 0)
 _O_BINARY = getattr(os, "O_BINARY", 0)
 
 
+Stamp = tuple[int, int, int, int]
+
+
+def stat_stamp(path: str | os.PathLike[str]) -> Stamp | None:
+    """(size, mtime_ns, ctime_ns, inode), or None when the file cannot be stat'ed: what "unchanged"
+    means to a fast path that skips re-hashing a file. The change time is in it because any process
+    can put an mtime back (utime) after a same-length in-place edit, but none can set ctime back."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return (st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino)
+
+
 class NotAFileError(PlanviewError):
     """A path planview reads or locks is a FIFO, a device, a socket or a folder."""
 

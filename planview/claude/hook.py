@@ -47,9 +47,13 @@ def _locate(cwd: Path) -> tuple[Path, Path]:
     return root, home
 
 
-def _stat(path: Path) -> tuple[int, int, int]:
-    st = os.stat(path)
-    return (st.st_size, st.st_mtime_ns, st.st_ino)
+def _stat(path: Path) -> tuple[int, int, int, int]:
+    from planview.fileguard import stat_stamp
+
+    stamp = stat_stamp(path)
+    if stamp is None:
+        raise FileNotFoundError(path)
+    return stamp
 
 
 def _read_only_tools(home: Path) -> frozenset[str]:

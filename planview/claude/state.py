@@ -31,7 +31,12 @@ class Pin:
     seq: int
     canonical_sha256: str
     plan: str  # absolute path of the approved plan file
-    stat: tuple[int, int, int] = (0, 0, 0)  # (size, mtime_ns, inode) when last verified
+    stat: tuple[int, ...] = (
+        0,
+        0,
+        0,
+        0,
+    )  # fileguard.stat_stamp (size, mtime_ns, ctime_ns, inode) when last verified
 
 
 @dataclass(frozen=True)
@@ -57,12 +62,12 @@ class SessionState:
         parsed_pin = None
         if isinstance(pin, dict):
             try:
-                stat = tuple(int(x) for x in pin.get("stat", (0, 0, 0)))
+                stat = tuple(int(x) for x in pin.get("stat", (0, 0, 0, 0)))
                 parsed_pin = Pin(
                     seq=int(pin["seq"]),
                     canonical_sha256=str(pin["canonical_sha256"]),
                     plan=str(pin["plan"]),
-                    stat=stat if len(stat) == 3 else (0, 0, 0),  # type: ignore[arg-type]
+                    stat=stat if len(stat) == 4 else (0, 0, 0, 0),  # an older 3-field stat: hash again
                 )
             except (KeyError, TypeError, ValueError):
                 parsed_pin = None

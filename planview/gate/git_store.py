@@ -134,12 +134,18 @@ def _walk(objects: str, own: tuple[str, ...], depth: int, seen: list[str]) -> st
     return None
 
 
-def _signature(path: str) -> tuple[int, int, int, int] | None:
+def _signature(path: str) -> tuple[int, int, int, int, int] | None:
     try:
         info = os.lstat(path)
     except OSError:
         return None
-    return (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns)
+    return (
+        info.st_dev,
+        info.st_ino,
+        info.st_size,
+        info.st_mtime_ns,
+        info.st_ctime_ns,
+    )  # ctime: utime cannot restore it
 
 
 # The verdict per project root, with the files it was read from and their lstat: the gate decides

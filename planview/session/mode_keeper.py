@@ -20,11 +20,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from planview.errors import PlanviewError
+from planview.fileguard import stat_stamp
 from planview.session import lifecycle
 from planview.session import mode as modes
 from planview.session.conversation import UserMessage
 from planview.session.events import Mode
-from planview.session.pin import PinBreak, PinCheck, stat_stamp
+from planview.session.pin import PinBreak, PinCheck
 
 if TYPE_CHECKING:
     from planview.approval.approvals import Approvals

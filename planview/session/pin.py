@@ -10,13 +10,12 @@ unset) resumed in execute mode.
 
 When the pinned approval is the plan's live one and the file changed, the check records one
 `revoked` event naming the changed sections. The plan file is re-hashed only when its stat (size,
-mtime_ns, inode) or the ledger's changed since the check last held: a long run of edits costs one
-`stat` pair per mutating call.
+mtime_ns, ctime_ns, inode: fileguard.stat_stamp) or the ledger's changed since the check last held: a
+long run of edits costs one `stat` pair per mutating call.
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -24,8 +23,9 @@ from planview.approval.approvals import Approvals
 from planview.approval.channels import shown
 from planview.approval.records import ApprovalRecord
 from planview.errors import PlanviewError
+from planview.fileguard import stat_stamp
 
-Stamp = tuple[tuple[int, int, int] | None, ...]
+Stamp = tuple[tuple[int, int, int, int] | None, ...]
 
 
 @dataclass(frozen=True)
@@ -34,15 +34,6 @@ class PinBreak:
 
     sections: tuple[str, ...]  # the sections that changed since the pinned approval, when known
     detail: str  # one clause for the model and the transcript
-
-
-def stat_stamp(path: Path) -> tuple[int, int, int] | None:
-    """(size, mtime_ns, inode), or None when the file cannot be stat'ed: what "unchanged" means here."""
-    try:
-        st = os.stat(path)
-    except OSError:
-        return None
-    return (st.st_size, st.st_mtime_ns, st.st_ino)
 
 
 class PinCheck:

@@ -626,3 +626,19 @@ def test_plan_file_path_is_read_only_from_claudes_plans_folder(
     draft.write_text(PLAN)
     ask(event(project, "ExitPlanMode", {"planFilePath": str(draft)}))
     assert len(reviewer.seen) == 1 and reviewer.seen[0].read_text() == PLAN
+
+
+def test_a_same_length_edit_with_the_mtime_put_back_is_caught_at_the_next_write(
+    project: Path, approved: Path
+) -> None:
+    """Issue 25.2: the hook's fast path (plan stat unchanged: no re-hash) also compares st_ctime_ns."""
+    assert decision(ask(_write(project))) is None  # verified once: the stat is remembered
+    st = os.stat(approved)
+    with open(approved, "r+b") as handle:
+        data = handle.read()
+        handle.seek(0)
+        handle.write(data.replace(b"Say hello", b"Say adieu"))
+    os.utime(approved, ns=(st.st_atime_ns, st.st_mtime_ns))
+    assert os.stat(approved).st_ino == st.st_ino and os.stat(approved).st_size == st.st_size
+    answer = ask(_write(project))
+    assert decision(answer) == "deny" and "Goal" in reason(answer)

@@ -84,3 +84,21 @@ def test_another_approval_is_withdrawn_even_when_the_plan_changed_again(pinned) 
     assert not approvals.is_current(plan)
     withdrawn = approvals.history()[-1].revocation
     assert withdrawn is not None and withdrawn.revokes == newer.seq
+
+
+def test_same_length_in_place_edit_with_the_mtime_put_back_is_caught(pinned) -> None:
+    """Issue 25.2: an in-place edit (same inode, same size) with the old mtime restored by utime. The
+    inode's change time moves with any write or utime and no process can set it back."""
+    approvals, plan, record = pinned
+    check = PinCheck(approvals)
+    assert check.check(plan, record) is None
+    st = os.stat(plan)
+    with open(plan, "r+b") as handle:  # in place: the inode stays
+        data = handle.read()
+        handle.seek(0)
+        handle.write(data.replace(b"Ship it.", b"Ship xx."))
+    os.utime(plan, ns=(st.st_atime_ns, st.st_mtime_ns))
+    after = os.stat(plan)
+    assert (after.st_size, after.st_mtime_ns, after.st_ino) == (st.st_size, st.st_mtime_ns, st.st_ino)
+    broken = check.check(plan, record)
+    assert broken is not None and broken.sections == ("Goal",)
