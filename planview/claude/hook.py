@@ -56,9 +56,8 @@ def _stat(path: Path) -> tuple[int, int, int, int]:
     return stamp
 
 
-def _read_only_tools(home: Path) -> frozenset[str]:
-    """`[claude] read_only_tools` from the project config: MCP tools the user vouches for."""
-    path = home / "config.toml"
+def _listed_tools(path: Path) -> frozenset[str]:
+    """`[claude] read_only_tools` in one config file (nothing when it is missing or unreadable)."""
     if not path.is_file():
         return frozenset()
     try:
@@ -69,6 +68,30 @@ def _read_only_tools(home: Path) -> frozenset[str]:
         return frozenset()
     names = data.get("claude", {}).get("read_only_tools", []) if isinstance(data.get("claude"), dict) else []
     return frozenset(n for n in names if isinstance(n, str)) if isinstance(names, list) else frozenset()
+
+
+def _read_only_tools(home: Path) -> tuple[frozenset[str], str | None]:
+    """MCP tools the user vouches for: `[claude] read_only_tools` in the user's config, and in the
+    project's `.planview/config.toml` only while git does not track it (`.planview/` ignores itself,
+    so a tracked one was committed by whoever wrote the repository: a cloned repository must not
+    declare its own write tools read-only). Also the sentence naming an ignored tracked list."""
+    from planview.config import user_config_path
+    from planview.session.mcp.trust import tracked_by_git
+
+    user = user_config_path()
+    vouched = _listed_tools(user)
+    project = home / "config.toml"
+    listed = _listed_tools(project) - vouched
+    if not listed:
+        return vouched, None
+    tracked = tracked_by_git(project)
+    if tracked is None:
+        return vouched | listed, None
+    return vouched, (
+        f"{project} lists it in [claude] read_only_tools, but that file is tracked by git (it came with the "
+        f"repository), so it cannot vouch for tools; list the tool in your user config ({user}) or stop "
+        f"tracking the file (from the repository's top folder: git rm --cached {tracked})"
+    )
 
 
 class HookContext:
@@ -315,8 +338,12 @@ def handle(event: HookEvent, timeout: float = DEFAULT_TIMEOUT) -> HookAnswer:
         from planview.claude.tools import plan_mode_verdict
 
         # The config lists MCP tools the user vouches for: read it only for an MCP call.
-        vouched = _read_only_tools(ctx.home) if event.tool_name.startswith("mcp__") else frozenset()
+        vouched, ignored = (
+            _read_only_tools(ctx.home) if event.tool_name.startswith("mcp__") else (frozenset(), None)
+        )
         verdict = plan_mode_verdict(event.tool_name, event.tool_input, ctx.root, vouched)
+        if not verdict.allowed and ignored is not None and event.tool_name not in vouched:
+            verdict = replace(verdict, reason=f"{verdict.reason}; {ignored}")
         if event.name == "PermissionRequest":
             return answer.permission_deny(verdict.reason) if not verdict.allowed else HookAnswer(0)
         if verdict.allowed and event.tool_name == "Bash":

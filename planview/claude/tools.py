@@ -153,6 +153,7 @@ def plan_mode_verdict(
             False,
             f'"{name}" is an MCP tool planview does not know to be read-only; in plan mode use the Read / '
             "Grep / Glob / LS tools, or call ExitPlanMode and get the plan approved first (a user who "
-            f'trusts it can add "{name}" to [claude] read_only_tools in .planview/config.toml)',
+            f'trusts it can add "{name}" to [claude] read_only_tools in their user config or in an untracked '
+            ".planview/config.toml)",
         )
     return PlanVerdict(decision.allowed, _claude_words(decision.reason))

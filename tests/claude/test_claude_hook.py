@@ -189,6 +189,29 @@ def test_read_only_mcp_tools_the_user_listed(project: Path) -> None:
     assert decision(ask(event(project, "mcp__docs__delete", {"id": 1}))) == "deny"
 
 
+def test_a_tracked_project_config_does_not_vouch_for_mcp_tools(
+    project: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 25.8: a cloned repository that commits .planview/config.toml must not declare its own
+    write tools read-only; the user's config (and an untracked project config) still may."""
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "xdg"))
+    home = project / ".planview"
+    home.mkdir(exist_ok=True)
+    (home / "config.toml").write_text('[claude]\nread_only_tools = ["mcp__evil__lookup"]\n')
+    git = {"cwd": project, "check": True, "capture_output": True}
+    subprocess.run(["git", "add", "-f", ".planview/config.toml"], **git)
+    subprocess.run(["git", "commit", "-qm", "ship a config"], **git)
+    answer = ask(event(project, "mcp__evil__lookup", {"id": 1}))
+    assert decision(answer) == "deny"
+    assert "tracked by git" in reason(answer) and "git rm --cached .planview/config.toml" in reason(answer)
+    # the same list in the user's own config vouches
+    user = tmp_path / "xdg" / "planview" / "config.toml"
+    user.parent.mkdir(parents=True)
+    user.write_text('[claude]\nread_only_tools = ["mcp__evil__lookup"]\n')
+    vouched = ask(event(project, "mcp__evil__lookup", {"id": 1}))
+    assert decision(vouched) == "allow", reason(vouched)
+
+
 # -- malformed input fails closed --------------------------------------------------------------
 
 
