@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 # Order is the order of `planview --help`.
-COMMAND_MODULES = ("app", "review", "run", "plans", "approval", "gate", "claude")
+COMMAND_MODULES = ("app", "review", "run", "plans", "approval", "gate", "claude", "doctor", "sandbox")
 # The module that registers each subcommand: `planview status` builds only its own parsers (each
 # argparse parser costs about a millisecond of start-up, mostly gettext look-ups). A test checks
 # this against what the modules register.
@@ -34,6 +34,8 @@ COMMAND_HOMES = {
     "audit": "approval",
     "gate": "gate",
     "claude": "claude",
+    "doctor": "doctor",
+    "sandbox": "sandbox",
 }
 
 

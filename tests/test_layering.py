@@ -70,6 +70,7 @@ def probe(*packages: str) -> dict:
         "planview.claude",
         "planview.web",
         "planview.agents",
+        "planview.sandbox",
     ],
 )
 def test_pure_layer_never_imports_textual(package):
@@ -111,6 +112,7 @@ EMPTY_PACKAGES = (
     "planview.session.mcp",
     "planview.tui.review",
     "planview.demo",
+    "planview.sandbox",
 )
 
 
@@ -173,6 +175,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "planview.invocation",
         ),
     ),
+    ("sandbox", ("planview.sandbox",)),
     ("plan", ("planview.plan",)),
     ("gate", ("planview.gate",)),
     ("approval", ("planview.approval",)),

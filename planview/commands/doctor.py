@@ -1,0 +1,87 @@
+"""`planview doctor [--json]`: what this machine gives planview, one section per room.
+
+Each section is a function in `SECTIONS` returning a `DoctorSection`; a room that has something
+to report (the sandbox, the agents found on PATH, how planview is installed) adds its function
+there. A section that fails is shown as failed with its error, never as a traceback, and the other
+sections still print.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass(frozen=True)
+class DoctorSection:
+    """One section of the doctor's report: a title, its lines for a person, its data for --json."""
+
+    key: str
+    title: str
+    lines: tuple[str, ...]
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+def sandbox_section() -> DoctorSection:
+    from planview.sandbox.report import report
+
+    title, lines, data = report()
+    return DoctorSection("sandbox", title, lines, data)
+
+
+# The report's sections, in order. Add yours here (a function with no arguments).
+SECTIONS: tuple[Callable[[], DoctorSection], ...] = (sandbox_section,)
+
+
+def collect() -> list[DoctorSection]:
+    sections = []
+    for make in SECTIONS:
+        try:
+            sections.append(make())
+        except Exception as exc:  # one broken probe must not hide the others
+            name = getattr(make, "__name__", "section").removesuffix("_section")
+            sections.append(
+                DoctorSection(
+                    name, name, (f"could not be checked: {type(exc).__name__}: {exc}",), {"error": str(exc)}
+                )
+            )
+    return sections
+
+
+def render(sections: list[DoctorSection]) -> str:
+    from planview.textsafe import sanitize_for_terminal
+
+    out = []
+    for section in sections:
+        out.append(section.title)
+        out += [f"  {line}" for line in section.lines]
+    return sanitize_for_terminal("\n".join(out) + "\n")
+
+
+def run(args: argparse.Namespace) -> int:
+    sections = collect()
+    if args.json:
+        from planview.textsafe import json_for_terminal
+
+        payload = {section.key: section.data for section in sections}
+        sys.stdout.write(json_for_terminal(payload, indent=2) + "\n")
+    else:
+        sys.stdout.write(render(sections))
+    return 0
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Add `planview doctor`."""
+    doctor = subparsers.add_parser(
+        "doctor",
+        help="say what enforces plan mode on this machine",
+        description=(
+            "Report what this machine gives planview: what enforces plan mode (the kernel's sandbox, "
+            "with Landlock's ABI and the network isolation, or the lists alone and why), and more."
+        ),
+    )
+    doctor.add_argument("--json", action="store_true", help="print the report as one JSON object")
+    doctor.set_defaults(handler=run)
