@@ -58,6 +58,15 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
             text = " ".join(text.split())
             return textwrap.wrap(text, width, break_long_words=False, break_on_hyphens=False)
 
+        # `%(agents)s` in a help text: the built-in agents' names from the one table of agent profiles,
+        # imported only when help is printed (the table costs dataclasses and typing at start-up).
+        def _expand_help(self, action: argparse.Action) -> str:
+            if "%(agents)s" in (action.help or "") and not hasattr(action, "agents"):
+                from planview.agents.profiles import builtin_names
+
+                action.agents = builtin_names()  # type: ignore[attr-defined]
+            return super()._expand_help(action)
+
         def _fill_text(self, text: str, width: int, indent: str) -> str:
             import textwrap
 

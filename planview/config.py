@@ -44,8 +44,8 @@ allow_read_only_hint = true     # false also refuses tools that only claim readO
 # command = "uvx"
 # args = ["some-mcp-server"]
 # [agent]
-# command = "gemini"            # an ACP agent instead of a provider: gemini, claude, codex, goose,
-#                               # opencode, or a command line such as "python my_agent.py"
+# command = "NAME"              # an ACP agent instead of a provider: a name `planview run --help`
+#                               # lists, or a command line such as "python my_agent.py"
 """
 
 _KNOWN = {

@@ -9,8 +9,8 @@ the turn starts is not missed; and it stops only after a second probe came throu
 made just before the agent ended its turn is not lost in the debounce window.
 
 Ignored: git's index refresh (`.git/index`, `*.lock` under `.git/`), which read-only git commands
-may do; files the agent's profile names as its own start-up bookkeeping (opencode's
-`.git/opencode`); planview's own files in `.planview/` outside the plans folder (session logs,
+may do; files the agent's profile names as its own start-up bookkeeping (`own_files`, a cache
+file under `.git/`); planview's own files in `.planview/` outside the plans folder (session logs,
 agent logs, review state), which other planview sessions in the same project write too.
 Anything else under `.git/` (refs, objects, HEAD) is a change to the repository. Not covered:
 writes outside the project (the agent's home folder, /tmp) are not watched at all.

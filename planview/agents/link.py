@@ -27,7 +27,7 @@ from planview.agents.client import ClientHandler, PlanviewClient
 from planview.agents.connection import AgentConnection
 from planview.agents.errors import PlanModeUnavailableError
 from planview.agents.modes import AgentModes, ModeTarget
-from planview.agents.profiles import AgentProfile
+from planview.agents.profiles import AgentProfile, builtin_names
 from planview.errors import PlanviewError
 
 MODE_CONFIRM_TIMEOUT = 1.0  # how long a set_mode waits for the agent's mode update
@@ -190,7 +190,7 @@ class AgentLink:
             raise PlanModeUnavailableError(
                 f"{self.profile.short_name} has no plan or read-only mode (it offers {offered}), so planview cannot "
                 "keep it read-only while it plans; run without --plan, or use an agent with a plan mode "
-                "(gemini, claude, codex, opencode)"
+                f"({builtin_names(plan_mode=True)})"
             )
         await self._switch(target)
 

@@ -1,6 +1,6 @@
 """The processes a process started, from /proc (Linux; elsewhere nothing is found).
 
-An agent's launcher (codex-acp's node wrapper) and a terminal's command can leave children
+An agent's launcher (a node wrapper around a native binary) and a terminal's command can leave children
 running after they exit; planview stops them by pid, checking the start time first so a pid the
 system has since given to another process is left alone.
 """

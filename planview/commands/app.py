@@ -40,8 +40,7 @@ def register_root(parser: argparse.ArgumentParser) -> None:
     group.add_argument(
         "--agent",
         metavar="NAME|COMMAND",
-        help="drive an ACP agent (gemini, claude, codex, goose, opencode, or a command line) "
-        "behind planview's plan mode",
+        help="drive an ACP agent (%(agents)s, or a command line) behind planview's plan mode",
     )
     parser.set_defaults(root_handler=run_app)
 

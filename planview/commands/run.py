@@ -52,8 +52,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--agent",
         metavar="NAME|COMMAND",
-        help="drive an ACP agent (gemini, claude, codex, goose, opencode, or a command line) "
-        "behind planview's plan mode",
+        help="drive an ACP agent (%(agents)s, or a command line) behind planview's plan mode",
     )
     parser.add_argument("--json", action="store_true", help="print one JSON event per line")
     parser.set_defaults(handler=run_command)
