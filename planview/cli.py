@@ -19,13 +19,14 @@ if TYPE_CHECKING:
     from typing import Any
 
 # Order is the order of `planview --help`.
-COMMAND_MODULES = ("app", "review", "run", "plans", "approval", "gate", "claude", "doctor", "sandbox")
+COMMAND_MODULES = ("app", "review", "diff", "run", "plans", "approval", "gate", "claude", "doctor", "sandbox")
 # The module that registers each subcommand: `planview status` builds only its own parsers (each
 # argparse parser costs about a millisecond of start-up, mostly gettext look-ups). A test checks
 # this against what the modules register.
 COMMAND_HOMES = {
     "demo": "app",
     "review": "review",
+    "diff": "diff",
     "run": "run",
     "plans": "plans",
     "steps": "plans",

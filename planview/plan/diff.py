@@ -63,22 +63,33 @@ def _body(section: Section) -> str:
     return canonical_text(section.text)
 
 
-def changed_sections(previous: str, current: str) -> SectionDiff:
-    """Per current section: unchanged / changed / added; plus the removed titles."""
+def matched_sections(
+    previous: str, current: str
+) -> tuple[list[tuple[Section, Section | None]], list[Section]]:
+    """Each current section with the previous one it matches (None: added), and the unmatched previous ones.
+
+    Both texts have their review comments stripped first (a comment never reads as an edit)."""
     before = parse_plan(strip_feedback(previous)).sections
     after = parse_plan(strip_feedback(current)).sections
     pool: dict[tuple[str, bool], list[Section]] = {}
     for section in before:
         pool.setdefault(_key(section), []).append(section)
-    changes: list[SectionChange] = []
+    pairs: list[tuple[Section, Section | None]] = []
     for section in after:
         candidates = pool.get(_key(section))
-        if not candidates:
+        pairs.append((section, candidates.pop(0) if candidates else None))
+    leftover = {id(s) for group in pool.values() for s in group}
+    return pairs, [s for s in before if id(s) in leftover]
+
+
+def changed_sections(previous: str, current: str) -> SectionDiff:
+    """Per current section: unchanged / changed / added; plus the removed titles."""
+    pairs, removed = matched_sections(previous, current)
+    changes: list[SectionChange] = []
+    for section, old in pairs:
+        if old is None:
             status: SectionStatus = "added"
         else:
-            old = candidates.pop(0)
             status = "unchanged" if _body(old) == _body(section) else "changed"
         changes.append(SectionChange(section.index, section.title, status))
-    leftover = {id(s) for group in pool.values() for s in group}
-    removed = tuple(s.title for s in before if id(s) in leftover)
-    return SectionDiff(tuple(changes), removed)
+    return SectionDiff(tuple(changes), tuple(s.title for s in removed))

@@ -14,7 +14,8 @@ from planview.plan.reviews import ReviewBaselines
 
 
 def _port_file(home: Path, plan: Path) -> Path:
-    return ReviewBaselines(home).path_for(plan).with_suffix(".port")
+    baselines = ReviewBaselines(home)
+    return baselines.folder / f"{baselines.key_for(plan)}.port"
 
 
 def remembered_port(home: Path | None, plan: Path) -> int | None:
