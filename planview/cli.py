@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 # Order is the order of `planview --help`.
-COMMAND_MODULES = ("app", "review", "diff", "run", "plans", "approval", "gate", "claude", "doctor", "sandbox")
+COMMAND_MODULES = ("app", "review", "diff", "run", "plans", "approval", "team", "gate", "claude", "doctor", "sandbox")
 # The module that registers each subcommand: `planview status` builds only its own parsers (each
 # argparse parser costs about a millisecond of start-up, mostly gettext look-ups). A test checks
 # this against what the modules register.
@@ -33,6 +33,10 @@ COMMAND_HOMES = {
     "approve": "approval",
     "status": "approval",
     "audit": "approval",
+    "verify": "team",
+    "sync": "team",
+    "export": "team",
+    "team": "team",
     "gate": "gate",
     "claude": "claude",
     "doctor": "doctor",

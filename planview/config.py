@@ -43,6 +43,9 @@ allow_read_only_hint = true     # false also refuses tools that only claim readO
 # [mcp.servers.docs]            # an MCP server started with the session (tools: mcp__docs__*)
 # command = "uvx"
 # args = ["some-mcp-server"]
+# [approval]
+# sign = "ssh"                  # sign every approval for the team (planview.team; see docs/TEAM.md)
+# signing_key = "~/.ssh/id_ed25519"   # else git's user.signingkey when gpg.format = ssh
 # [agent]
 # command = "NAME"              # an ACP agent instead of a provider: a name `planview run --help`
 #                               # lists, or a command line such as "python my_agent.py"
@@ -53,7 +56,9 @@ _KNOWN = {
     "ui": {"theme"},
     "gate": {"allow_read_only_hint"},
     "agent": {"command"},
+    "approval": {"sign", "signing_key"},
 }
+SIGN_VALUES = ("ssh", "off")
 # Keys (normalised: lower case, no "_"/"-") that would turn the gate off.
 _BYPASS_KEYS = {
     "bypass",
@@ -73,6 +78,18 @@ _PERMISSION_KEYS = {"permissionmode", "permissions", "defaultmode"}
 
 class ConfigError(PlanviewError):
     """A config file could not be read or holds an invalid setting."""
+
+
+class BypassConfigError(PlanviewError):
+    """A configuration tries to switch the plan-mode gate off (refused at load)."""
+
+
+@dataclass(frozen=True)
+class ApprovalSettings:
+    """The `[approval]` settings: sign every approval with SSH, and with which key."""
+
+    sign: bool = False
+    signing_key: str | None = None
 
 
 @dataclass(frozen=True)
@@ -100,6 +117,7 @@ class Config:
     agent_command: str | None = None  # [agent] command: an ACP agent (planview.agents) instead of a provider
     sources: tuple[Path, ...] = ()  # the files that were read, lowest precedence first
     provider_origin: str = "default"  # where provider.name came from (for messages)
+    approval: ApprovalSettings = field(default_factory=ApprovalSettings)
 
     def with_provider(self, **changes: Any) -> Config:
         clean = {k: v for k, v in changes.items() if v is not None}
@@ -139,7 +157,7 @@ def load_config(
             continue
         sources.append(path)
         _check(path, data)
-        for section in ("provider", "ui", "gate", "keys", "agent"):
+        for section in ("provider", "ui", "gate", "keys", "agent", "approval"):
             if section in data:
                 merged.setdefault(section, {}).update(data[section])
         if "mcp" in data:
@@ -181,7 +199,25 @@ def load_config(
         agent_command=merged.get("agent", {}).get("command"),
         sources=tuple(sources),
         provider_origin=origin,
+        approval=_approval(merged.get("approval", {})),
     )
+
+
+def _approval(table: Mapping[str, Any]) -> ApprovalSettings:
+    return ApprovalSettings(sign=table.get("sign") == "ssh", signing_key=table.get("signing_key"))
+
+
+def load_approval_settings(home: Path | None = None) -> ApprovalSettings:
+    """Only `[approval]` (what every approval consults), from the same files `load_config` reads and
+    checked the same way, without the provider detection an approval does not need."""
+    merged: dict[str, Any] = {}
+    for path in config_paths(home):
+        data = _read(path)
+        if data is None:
+            continue
+        _check(path, data)
+        merged.update(data.get("approval", {}))
+    return _approval(merged)
 
 
 MAX_CONFIG_BYTES = 1024 * 1024
@@ -222,8 +258,6 @@ def _norm(key: str) -> str:
 
 
 def _bypass(path: Path, where: str) -> PlanviewError:
-    from planview.approval.errors import BypassConfigError
-
     return BypassConfigError(
         f"{path}: {where} would switch the plan-mode gate off, and planview refuses that setting; "
         "remove it (leave plan mode with /plan or by approving a plan instead)"
@@ -287,6 +321,8 @@ def _check(path: Path, data: Mapping[str, Any]) -> None:
                     raise ConfigError(f"{path}: [gate] {key} must be true or false")
             elif not isinstance(value, str) or not value.strip():
                 raise ConfigError(f"{path}: [{section}] {key} must be a non-empty string")
+            elif section == "approval" and key == "sign" and value not in SIGN_VALUES:
+                raise ConfigError(f'{path}: [approval] sign must be "ssh" or "off"')
     keys = data.get("keys")
     if keys is not None:
         if not isinstance(keys, Mapping):

@@ -2,7 +2,8 @@
 but `errors`, `atomic` and `fileguard`).
 
 The home is `$PLANVIEW_HOME`, else `<git toplevel>/.planview`, else the per-user data folder; it is
-created with a `.gitignore` of `*` so nothing in it ever shows as untracked. `HomeLayout` is the one
+created with a `.gitignore` of `*` so nothing in it ever shows as untracked - except the two team
+policy files (`allowed_signers`, `policy.toml`), which a team tracks (planview.team). `HomeLayout` is the one
 place that names what lives inside it.
 
 Git stores symlinks, so a repository can ship `.planview` or `.planview/plans` as a link (to
@@ -28,6 +29,7 @@ from planview.fileguard import NotAFileError, TooLargeError, read_regular
 __all__ = [
     "CONFIG_NAME",
     "HOME_ENV",
+    "HOME_GITIGNORE",
     "HomeError",
     "HomeLayout",
     "blocking_file",
@@ -35,10 +37,15 @@ __all__ = [
     "ensure_home",
     "find_project_root",
     "planview_home",
+    "track_team_policy",
 ]
 
 HOME_ENV = "PLANVIEW_HOME"
 CONFIG_NAME = "config.toml"  # the same name in the user config dir and in the home
+# Everything in the home is ignored but the team policy (read from the base commit in CI).
+TEAM_POLICY_FILES = ("allowed_signers", "policy.toml")
+HOME_GITIGNORE = "*\n" + "".join(f"!/{name}\n" for name in TEAM_POLICY_FILES)
+LEGACY_GITIGNORE = "*\n"  # what homes made before team policy hold (still self-ignoring)
 
 
 class HomeError(PlanviewError):
@@ -350,12 +357,28 @@ def ensure_home(home: Path) -> None:
         home.mkdir(parents=True, exist_ok=True)
         ignore = HomeLayout(home).gitignore
         if not os.path.lexists(ignore):
-            atomic_write(ignore, "*\n")
+            atomic_write(ignore, HOME_GITIGNORE)
     except OSError as exc:
         raise HomeError(
             f"cannot create the planview folder {home}: {exc.strerror or exc}; "
             f"make it writable or set {HOME_ENV} to a writable folder"
         ) from exc
+
+
+def track_team_policy(home: Path) -> bool:
+    """Let git see the team policy files in a home made before them (`*` alone); True when the
+    .gitignore now lets them through, False when it is the user's own (left as it is)."""
+    ignore = HomeLayout(home).gitignore
+    try:
+        current = ignore.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        current = None
+    if current == HOME_GITIGNORE:
+        return True
+    if current not in (None, LEGACY_GITIGNORE):
+        return all(f"!/{name}" in current.splitlines() for name in TEAM_POLICY_FILES)
+    atomic_write(ignore, HOME_GITIGNORE)
+    return True
 
 
 def planview_home(start: Path | None = None) -> Path:

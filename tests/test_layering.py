@@ -71,6 +71,7 @@ def probe(*packages: str) -> dict:
         "planview.web",
         "planview.agents",
         "planview.sandbox",
+        "planview.team",
     ],
 )
 def test_pure_layer_never_imports_textual(package):
@@ -113,6 +114,7 @@ EMPTY_PACKAGES = (
     "planview.tui.review",
     "planview.demo",
     "planview.sandbox",
+    "planview.team",
 )
 
 
@@ -176,10 +178,13 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("sandbox", ("planview.sandbox",)),
+    # Low, because every approval reads `[approval]` (sign with SSH?) through the one approval flow.
+    ("config", ("planview.config", "planview.mcp_config")),
     ("plan", ("planview.plan",)),
     ("gate", ("planview.gate",)),
+    # Below approval: the one approval flow signs through it (git and ssh-keygen only, no UI).
+    ("team", ("planview.team",)),
     ("approval", ("planview.approval",)),
-    ("config", ("planview.config", "planview.mcp_config")),
     ("session", ("planview.session",)),
     ("rooms", ("planview.web", "planview.agents", "planview.claude", "planview.mcp")),
     ("tui", ("planview.tui",)),

@@ -19,7 +19,3 @@ class EvidenceError(ApprovalError):
 
 class ModeError(PlanviewError):
     """A mode transition that the gate does not allow (e.g. execute without a current approval)."""
-
-
-class BypassConfigError(PlanviewError):
-    """A configuration tries to switch the plan-mode gate off (raised by planview.config at load)."""

@@ -11,6 +11,11 @@ around it differs. `record_decision`:
   very content is already approved (`new` says which);
 - for a refinement or "keep planning": records nothing and returns the decision with its feedback.
 
+When the person signs for the team (`planview approve --sign`, or `[approval] sign = "ssh"` for every
+approval from every channel), the same flow then has ssh-keygen sign a record of the approval and
+appends it to the git notes (`planview.team.signing`); a tool process is refused first, with the
+reason the marker alone does not stop an agent.
+
 The caller decides what happens next (pin a session, print the artifact lines, send feedback).
 
 A browser page's approve writes its comments into the plan first (the approval seals the bytes on
@@ -31,6 +36,10 @@ from planview.approval.records import ApprovalRecord
 from planview.errors import PlanviewError
 from planview.plan.decision import Approved, Keep, Refine, ReviewDecision, SavedComments
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from planview.team.signing import SignedApproval
+
 DecisionKind = Literal["approve", "refine", "keep"]
 
 
@@ -41,6 +50,7 @@ class ReviewOutcome:
     decision: ReviewDecision
     record: ApprovalRecord | None = None  # the approval (new or the existing one of this content)
     new: bool = False  # a new ledger event was appended
+    signed: SignedApproval | None = None  # the team's signed record (when signing)
 
     @property
     def kind(self) -> DecisionKind:
@@ -60,12 +70,67 @@ def approve(
     channel: str,
     approver: str | None = None,
     shown_sha256: str | None = None,
+    sign: bool | None = None,
 ) -> ReviewOutcome:
-    """Seal and record an approval of `plan` (the text whose canonical hash was `shown_sha256`)."""
+    """Seal and record an approval of `plan` (the text whose canonical hash was `shown_sha256`), and
+    sign it for the team when `sign` is True (None: when `[approval] sign = "ssh"`)."""
+    signing = _signing(approvals, sign)
     before = approvals.current(plan) if approvals.is_current(plan) else None
     record = approvals.approve(plan, approver, channel=channel, expected_canonical_sha256=shown_sha256)
     decision = Approved(str(plan), record.canonical_sha256, channel)
-    return ReviewOutcome(decision, record, new=before is None or before.seq != record.seq)
+    signed = None if signing is None else _sign(approvals, record, channel, signing)
+    return ReviewOutcome(decision, record, new=before is None or before.seq != record.seq, signed=signed)
+
+
+def _signing(approvals: Approvals, sign: bool | None) -> tuple[str | None] | None:
+    """(signing_key,) when this approval is to be signed, else None; refuses a tool process first."""
+    from planview.config import load_approval_settings
+
+    settings = load_approval_settings(approvals.home)
+    if not (settings.sign if sign is None else sign):
+        return None
+    from planview.approval.channels import refuse_tool_process
+    from planview.team.signing import AGENT_GUARD
+
+    try:
+        refuse_tool_process()
+    except ApprovalError as exc:
+        raise ApprovalError(f"{exc}. {AGENT_GUARD}") from None
+    return (settings.signing_key,)
+
+
+def _sign(
+    approvals: Approvals, record: ApprovalRecord, channel: str, signing: tuple[str | None]
+) -> SignedApproval:
+    """Sign the sealed bytes of `record` (exactly what was approved) and store the team's record."""
+    import hashlib
+
+    from planview.team.signing import sign_approval
+
+    data = approvals.artifact_path(record).read_bytes()
+    if hashlib.sha256(data).hexdigest() != record.file_sha256 or approvals.project_root is None:
+        raise ApprovalError(
+            f"approval seq {record.seq} is recorded but cannot be signed: "
+            + (
+                "signing needs a git repository"
+                if approvals.project_root is None
+                else "its sealed copy changed"
+            )
+        )
+    try:
+        return sign_approval(
+            approvals.project_root,
+            record.plan,
+            data,
+            data.decode("utf-8"),
+            channel=channel,
+            signing_key=signing[0],
+        )
+    except PlanviewError as exc:
+        raise ApprovalError(
+            f"the plan is approved here (seq {record.seq}) but not signed for the team: {str(exc).rstrip('.')}; "
+            f"fix that, then run `planview approve {record.plan} --sign`"
+        ) from exc
 
 
 def record_decision(
@@ -103,7 +168,7 @@ def record_decision(
         if decision.saved is not None:
             take_back(Path(decision.plan), decision.saved)
         raise
-    return ReviewOutcome(decision, outcome.record, outcome.new)
+    return ReviewOutcome(decision, outcome.record, outcome.new, outcome.signed)
 
 
 def take_back(plan: Path, saved: SavedComments) -> str:

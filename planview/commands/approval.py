@@ -26,6 +26,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         metavar="NAME",
         help="who approves (default: git's user.name <user.email>, else the OS user)",
     )
+    approve.add_argument(
+        "--sign",
+        action="store_true",
+        help="also sign the approval for the team with your SSH key and add it to the git notes "
+        "(refs/notes/planview/approvals; share them with planview sync); see docs/TEAM.md",
+    )
     approve.set_defaults(handler=run_approve)
 
     status = subparsers.add_parser(
@@ -79,11 +85,30 @@ def run_approve(args: argparse.Namespace) -> int:
     refuse_agent_shell()
     store, approvals = _open(create=True)
     outcome = approve(
-        approvals, _plan_arg(args.path, store), channel=approve_command_channel(), approver=args.as_name
+        approvals,
+        _plan_arg(args.path, store),
+        channel=approve_command_channel(),
+        approver=args.as_name,
+        sign=True if args.sign else None,
     )
     assert outcome.record is not None
     print_approval(outcome.record, new=outcome.new)
+    if outcome.signed is not None:
+        print_signed(outcome.signed)
     return 0
+
+
+def print_signed(signed: Any) -> None:
+    """The lines a signed approval adds: who signed, on which base, and where the record went."""
+    payload = signed.record.payload
+    if signed.warning:
+        print(f"planview: {_for_terminal(signed.warning)}", file=sys.stderr)
+    if not signed.new:
+        print("planview: already signed (the same record is in the notes); no new signature", file=sys.stderr)
+    print(_for_terminal(f"signed:{payload.principal}"))
+    print(f"base:{payload.base}")
+    print(_for_terminal(f"scope:{','.join(payload.scope)}"))
+    print(f"notes:refs/notes/planview/approvals (share: {_planview()} sync)")
 
 
 def print_approval(record: Any, *, new: bool) -> None:

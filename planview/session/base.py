@@ -221,8 +221,15 @@ class SessionBase:
         return self._store.relative(path)
 
     def tool_env(self) -> Mapping[str, str]:
-        """The environment of the agent's tool processes: marked, so `planview approve` there refuses."""
-        return {**os.environ, TOOL_PROCESS_ENV: self.id}
+        """The environment of the agent's tool processes: marked, so `planview approve` there refuses;
+        while executing, it names the pinned plan, which the team's commit hook writes as a trailer."""
+        from planview.team.hooks import PLAN_ENV
+
+        env = {k: v for k, v in os.environ.items() if k != PLAN_ENV}
+        pin = self._modes.state.pin
+        if pin is not None and self.mode == "execute":
+            env[PLAN_ENV] = pin.canonical_sha256
+        return {**env, TOOL_PROCESS_ENV: self.id}
 
     def is_stale(self) -> bool:
         """The plan's text changed after its approval (revoked here, or changed on disk right now)."""

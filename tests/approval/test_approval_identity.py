@@ -58,7 +58,7 @@ def test_approval_package_never_imports_textual() -> None:
 
 
 def test_bypass_config_is_refused_at_load(project: Path) -> None:
-    from planview.approval.errors import BypassConfigError
+    from planview.config import BypassConfigError
     from planview.config import load_config
 
     config = project / ".planview" / "config.toml"

@@ -24,7 +24,7 @@ import pytest
 from planview.gate.calls import GatePolicy, ToolCall
 from planview.gate.policy import decide
 from planview.gate.read_scope import read_roots
-from planview.home import HomeError, default_home, ensure_home, planview_home
+from planview.home import HOME_GITIGNORE, HomeError, default_home, ensure_home, planview_home
 from planview.session.providers.scripted import ScriptedProvider, parse_script
 from planview.session.session import Session
 
@@ -173,7 +173,7 @@ def test_links_inside_the_home_are_fine(tmp_path: Path) -> None:
     (home / "kept").mkdir(parents=True)
     (home / "plans").symlink_to("kept")
     ensure_home(home)
-    assert (home / ".gitignore").read_text() == "*\n"
+    assert (home / ".gitignore").read_text() == HOME_GITIGNORE
 
 
 def test_a_project_home_linked_out_of_the_project_is_refused(
@@ -205,7 +205,7 @@ def test_a_project_home_the_user_linked_elsewhere_is_fine(
     elsewhere.mkdir()
     (root / ".planview").symlink_to(elsewhere)  # untracked: the user's own
     assert planview_home(root) == root / ".planview"
-    assert (elsewhere / ".gitignore").read_text() == "*\n"
+    assert (elsewhere / ".gitignore").read_text() == HOME_GITIGNORE
 
 
 def test_a_project_home_linked_inside_the_project_is_fine(

@@ -12,6 +12,7 @@ from planview import atomic
 from planview.atomic import atomic_write
 from planview.plan.errors import PlanContentError, PlanStoreError, PlanTooLargeError
 from planview.plan.store import MAX_PLAN_BYTES, PlanStore
+from planview.home import HOME_GITIGNORE
 
 
 class Recorder:
@@ -148,7 +149,7 @@ def test_write_creates_home_gitignore_and_exact_content(tmp_path: Path) -> None:
     store = PlanStore(tmp_path / ".planview")
     content = "# Plan\r\n\r\n## Steps\r\n- [ ] one\r\n"
     written = store.write("My plan", content)
-    assert (store.home / ".gitignore").read_text() == "*\n"
+    assert (store.home / ".gitignore").read_text() == HOME_GITIGNORE
     assert written.path.parent == store.plans_dir
     assert written.path.read_bytes() == content.encode()
     assert written.bytes == len(content.encode())

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from planview.home import HomeError, find_project_root, planview_home
+from planview.home import HOME_GITIGNORE, HomeError, find_project_root, planview_home
 from planview.plan.store import PlanStore
 
 GIT_ENV = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull}
@@ -41,7 +41,7 @@ def test_home_in_a_repo_is_self_ignoring(project: Path) -> None:
     project = project.resolve()
     home = planview_home(project / "README.md")
     assert home == project / ".planview"
-    assert (home / ".gitignore").read_text() == "*\n"
+    assert (home / ".gitignore").read_text() == HOME_GITIGNORE
     store = PlanStore.for_cwd()
     assert store.plans_dir == project / ".planview" / "plans"
     store.write("Add rate limiting", "# Add rate limiting\n\n## Steps\n- [ ] one\n")
@@ -69,7 +69,7 @@ def test_planview_home_env_overrides_git(
     custom = tmp_path / "custom-home"
     monkeypatch.setenv("PLANVIEW_HOME", str(custom))
     assert planview_home(project) == custom
-    assert (custom / ".gitignore").read_text() == "*\n"
+    assert (custom / ".gitignore").read_text() == HOME_GITIGNORE
     store = PlanStore.for_cwd()
     assert store.home == custom and store.plans_dir == custom / "plans"
     assert not (project / ".planview").exists()
@@ -90,7 +90,7 @@ def test_outside_git_uses_the_user_data_dir(no_git_here: Path, tmp_path: Path) -
     assert find_project_root(no_git_here) is None
     home = planview_home(no_git_here)
     assert home == tmp_path / "user-data" / "planview"
-    assert (home / ".gitignore").read_text() == "*\n"
+    assert (home / ".gitignore").read_text() == HOME_GITIGNORE
     store = PlanStore.for_cwd(no_git_here)
     assert store.project_root is None
     assert store.plans_dir == home / "plans"

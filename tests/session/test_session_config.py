@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from planview.approval.errors import BypassConfigError
+from planview.config import BypassConfigError
 from planview.config import EXAMPLE_CONFIG, Config, ConfigError, config_paths, load_config
 
 
