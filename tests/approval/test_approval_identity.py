@@ -58,8 +58,7 @@ def test_approval_package_never_imports_textual() -> None:
 
 
 def test_bypass_config_is_refused_at_load(project: Path) -> None:
-    from planview.config import BypassConfigError
-    from planview.config import load_config
+    from planview.config import BypassConfigError, load_config
 
     config = project / ".planview" / "config.toml"
     config.parent.mkdir(exist_ok=True)

@@ -10,9 +10,9 @@ import pytest
 
 from planview import atomic
 from planview.atomic import atomic_write
+from planview.home import HOME_GITIGNORE
 from planview.plan.errors import PlanContentError, PlanStoreError, PlanTooLargeError
 from planview.plan.store import MAX_PLAN_BYTES, PlanStore
-from planview.home import HOME_GITIGNORE
 
 
 class Recorder:

@@ -6,8 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from planview.config import BypassConfigError
-from planview.config import EXAMPLE_CONFIG, Config, ConfigError, config_paths, load_config
+from planview.config import EXAMPLE_CONFIG, BypassConfigError, Config, ConfigError, config_paths, load_config
 
 
 def write(path: Path, text: str) -> Path:
