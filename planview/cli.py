@@ -19,7 +19,19 @@ if TYPE_CHECKING:
     from typing import Any
 
 # Order is the order of `planview --help`.
-COMMAND_MODULES = ("app", "review", "diff", "run", "plans", "approval", "team", "gate", "claude", "doctor", "sandbox")
+COMMAND_MODULES = (
+    "app",
+    "review",
+    "diff",
+    "run",
+    "plans",
+    "approval",
+    "team",
+    "gate",
+    "claude",
+    "doctor",
+    "sandbox",
+)
 # The module that registers each subcommand: `planview status` builds only its own parsers (each
 # argparse parser costs about a millisecond of start-up, mostly gettext look-ups). A test checks
 # this against what the modules register.
