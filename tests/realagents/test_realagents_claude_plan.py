@@ -1,0 +1,53 @@
+"""Claude Code 2.1.328 for real, with planview's hooks installed, in plan mode (`claude -p
+--permission-mode plan`): what planview refuses reaches the model as the tool's result, naming a fix
+in terms of tools this Claude has, and nothing is written."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from harness import claude_run
+from harness.agents import claude_env
+from harness.anthropic_api import AnthropicServer
+from harness.netns import run_isolated
+from harness.scenario import call, say
+
+
+def _refusals(project: Path, home: Path) -> dict:
+    home.mkdir(parents=True, exist_ok=True)
+    outside = home / "secret.txt"
+    outside.write_text("the user's secret\n")
+    steps = [
+        call("Write", file_path=str(project / "notes.txt"), content="planned\n"),
+        call("Bash", command="echo hi > written.txt", description="write"),
+        call("Read", file_path=str(outside)),
+        # A quoted argument that, if the hook's wrapper quoted it wrongly, would run `touch`.
+        call("Bash", command="git log -1 --format='%s'\"'\"'; touch PWNED; echo '", description="log"),
+        call("Bash", command="git log -1 --format=%s'\n'; touch PWNED2", description="log"),
+        say("I will plan instead."),
+    ]
+    with AnthropicServer(steps) as server:
+        env = claude_env(home, server.url, project)
+        claude_run.install_hooks(project, env)
+        result = claude_run.headless(project, env, "add a notes file", "--permission-mode", "plan")
+        return {"result": result, "results": server.results()}
+
+
+def test_plan_mode_refusals_reach_claude_with_a_fix_it_has(
+    agents: Path, project: Path, tmp_path: Path
+) -> None:
+    seen = run_isolated(_refusals, project, tmp_path / "home")
+    write, shell_write, outside, quoted, newline = seen["results"]
+    assert write.name == "Write" and write.is_error
+    assert "planview" in write.text.lower() or "plan" in write.text
+    assert "ExitPlanMode" in write.text and "TodoWrite" not in write.text
+    assert shell_write.is_error and "written.txt" not in {p.name for p in project.iterdir()}
+    assert outside.is_error and "the user's secret" not in outside.text
+    assert not (project / "notes.txt").exists()
+    # The hostile quoting either ran as one git argument or was refused; `touch` never ran.
+    assert not (project / "PWNED").exists() and not (project / "PWNED2").exists()
+    for refusal in (write, shell_write, outside):
+        # Refusals name only tools this Claude Code has (2.1.328 has no Grep, Glob, LS or TodoWrite).
+        for missing_tool in ("Grep", "Glob", "LS", "TodoWrite"):
+            assert missing_tool not in refusal.text, (missing_tool, refusal.text)
+    assert seen["result"]["is_error"] is False
