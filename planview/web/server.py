@@ -7,6 +7,13 @@ cannot reach it); the page's random token in `?token=` on every route (compared 
 time); a POST must be `application/json` with a declared length under the cap and, when the
 browser sends `Origin`, come from this origin.
 
+A local process that does not know the token can still open connections, so the server bounds
+what they cost: at most `MAX_CONNECTIONS` at once (more are reset as they are accepted, so ~1,100
+half-sent requests never fill a 1,024-file table), a connection must finish each request head
+within `head_seconds` (else it is closed) and a POST body within `body_seconds` (else 408), and the
+body is read and parsed before the decision lock is taken: a slowly sent body holds up nobody
+else's action. The page and its assets take no lock at all.
+
 The plan path is fixed when the server starts; no request names a file. A save re-reads the
 plan and writes only when its bytes still hash to what the page rendered (409 otherwise),
 through the plan store's contained atomic write. A decision (save, approve, cancel, or the tab
@@ -27,6 +34,7 @@ from typing import Any
 from aiohttp import web
 
 from planview.errors import PlanviewError
+from planview.nesting import MAX_DEPTH, too_deep_json
 from planview.plan.errors import PlanChangedError
 from planview.plan.feedback import parse_feedback
 from planview.plan.store import MAX_PLAN_BYTES, PlanStore, decode_plan, read_plan_bytes
@@ -45,11 +53,25 @@ from planview.web.save import (
 MAX_BODY_BYTES = MAX_PLAN_BYTES + 64 * 1024  # comments for a full-size plan, with room for JSON
 CLOSE_GRACE_SECONDS = 3.0  # a reload drops the event stream for a moment; a closed tab does not return
 PING_SECONDS = 15.0
+MAX_CONNECTIONS = 64  # a browser opens ~6 a page; a few tabs fit, a flood does not reach the file limit
+HEAD_SECONDS = 10.0  # from connecting (or the last answer on a kept-alive connection) to a whole request head
+BODY_SECONDS = 10.0  # to receive a POST body (at most MAX_BODY_BYTES, on loopback)
 
 # Called with (plan, canonical sha256 of the text the page showed) when the page approves; it records
 # the approval (or hands it to the flow that does) and returns what to keep in the decision. A
 # PlanviewError it raises is shown on the page and nothing settles.
 ApproveHook = Callable[[Path, str], Awaitable[Any] | Any]
+
+
+class _Refused(asyncio.Protocol):
+    """A connection over MAX_CONNECTIONS: reset as soon as it is accepted (its descriptor freed)."""
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        transport.abort()  # type: ignore[attr-defined]
+
+
+class SlowBody(BadRequest):
+    """A POST body that did not arrive within the server's body time."""
 
 
 def _error(status: int, message: str, **extra: Any) -> web.Response:
@@ -75,6 +97,9 @@ class ReviewServer:
         baseline: str | None = None,
         store: PlanStore | None = None,
         close_grace: float = CLOSE_GRACE_SECONDS,
+        head_seconds: float = HEAD_SECONDS,
+        body_seconds: float = BODY_SECONDS,
+        max_connections: int = MAX_CONNECTIONS,
     ) -> None:
         if approve and on_approve is None:
             raise ValueError("an approval page needs on_approve (the approval flow it hands the decision to)")
@@ -85,6 +110,11 @@ class ReviewServer:
         self.baseline = baseline
         self.store = store if store is not None else store_for(self.plan, home)
         self.close_grace = close_grace
+        self.head_seconds = head_seconds
+        self.body_seconds = body_seconds
+        self.max_connections = max_connections
+        self._listener: asyncio.Server | None = None
+        self._head_timers: dict[Any, asyncio.TimerHandle] = {}  # connection -> its head deadline
         self.token = secrets.token_urlsafe(24)
         self.port = 0
         self._runner: web.AppRunner | None = None
@@ -117,17 +147,18 @@ class ReviewServer:
         app.router.add_post("/api/approve", self._approve)
         app.router.add_post("/api/cancel", self._cancel)
         # handler_cancellation: a closed tab ends its event stream at once (the close signal).
-        runner = web.AppRunner(app, handler_cancellation=True, access_log=None)
+        runner = web.AppRunner(
+            app, handler_cancellation=True, access_log=None, keepalive_timeout=self.head_seconds
+        )
         await runner.setup()
         self._runner = runner
         wanted = remembered_port(self.home, self.plan)
         for port in ([wanted] if wanted else []) + [0]:
-            site = web.TCPSite(runner, "127.0.0.1", port, reuse_address=True)
             try:
-                await site.start()
+                self._listener = await loop.create_server(self._accept, "127.0.0.1", port, reuse_address=True)
             except OSError:
                 continue  # the remembered port is taken: any free one
-            self.port = int(site._server.sockets[0].getsockname()[1])  # type: ignore[union-attr]
+            self.port = int(self._listener.sockets[0].getsockname()[1])
             break
         remember_port(self.home, self.plan, self.port)
         try:  # build the page while the browser starts: the first GET finds it ready
@@ -135,6 +166,30 @@ class ReviewServer:
         except PlanviewError:
             pass  # the GET says what is wrong with the file
         return self.url
+
+    def _accept(self) -> asyncio.Protocol:
+        """The protocol for one accepted connection: aiohttp's, with a head deadline, or a reset
+        when MAX_CONNECTIONS are open already."""
+        assert self._runner is not None and self._runner.server is not None
+        server = self._runner.server
+        if len(server.connections) >= self.max_connections:
+            return _Refused()
+        handler = server()
+        self._arm(handler)
+        return handler
+
+    def _arm(self, handler: Any) -> None:
+        old = self._head_timers.pop(handler, None)
+        if old is not None:
+            old.cancel()
+        loop = asyncio.get_running_loop()
+        self._head_timers[handler] = loop.call_later(self.head_seconds, self._head_expired, handler)
+
+    def _head_expired(self, handler: Any) -> None:
+        self._head_timers.pop(handler, None)
+        if self._runner is not None and self._runner.server is not None:
+            if handler in self._runner.server.connections:
+                handler.force_close()  # no whole request in time: a half-sent head holds nothing
 
     def _model_for(self, data: bytes) -> asyncio.Future[PageModel]:
         """The page for these bytes, built off the event loop (a long plan takes a few hundred ms,
@@ -159,6 +214,12 @@ class ReviewServer:
         self.close("the review ended")
         if self._close_timer is not None:
             self._close_timer.cancel()
+        listener, self._listener = self._listener, None
+        if listener is not None:
+            listener.close()
+        for timer in self._head_timers.values():
+            timer.cancel()
+        self._head_timers.clear()
         runner, self._runner = self._runner, None
         if runner is not None:
             await runner.cleanup()
@@ -183,6 +244,17 @@ class ReviewServer:
 
     @web.middleware
     async def _guard(self, request: web.Request, handler: Callable[..., Awaitable[web.StreamResponse]]):
+        connection = request.protocol
+        timer = self._head_timers.pop(connection, None)
+        if timer is not None:
+            timer.cancel()  # the head arrived; the body has its own time
+        try:
+            return await self._checked(request, handler)
+        finally:
+            if self._runner is not None:
+                self._arm(connection)  # a kept-alive connection: the next head in time too
+
+    async def _checked(self, request: web.Request, handler: Callable[..., Awaitable[web.StreamResponse]]):
         if request.method not in ("GET", "POST"):
             return web.json_response(
                 {"error": "only GET and POST are served"}, status=405, headers={"Allow": "GET, POST"}
@@ -212,13 +284,28 @@ class ReviewServer:
 
     async def _json(self, request: web.Request) -> Any:
         try:
-            raw = await request.read()
+            raw = await asyncio.wait_for(request.read(), self.body_seconds)
+        except TimeoutError as exc:
+            raise SlowBody(f"the request body did not arrive within {self.body_seconds:g} s") from exc
         except web.HTTPRequestEntityTooLarge as exc:  # a body longer than it declared
             raise BadRequest(f"request body over {MAX_BODY_BYTES} bytes") from exc
+        if too_deep_json(raw):
+            raise BadRequest(f"the body nests deeper than {MAX_DEPTH} levels; send the page's own JSON")
         try:
             return json.loads(raw.decode("utf-8")) if raw else {}
-        except (UnicodeDecodeError, ValueError) as exc:
+        except (UnicodeDecodeError, ValueError, RecursionError) as exc:
             raise BadRequest("the body is not JSON") from exc
+
+    async def _comments(self, request: web.Request) -> tuple[str, tuple[Any, ...]] | web.Response:
+        """The request's (base, comments), read before any lock; or the 400/408 that says why not."""
+        try:
+            return parse_comments(await self._json(request))
+        except SlowBody as exc:
+            refused = _error(408, str(exc))
+            refused.force_close()
+            return refused
+        except BadRequest as exc:
+            return _error(400, str(exc))
 
     # -- GET ------------------------------------------------------------------------------------
     async def _page(self, request: web.Request) -> web.Response:
@@ -296,24 +383,26 @@ class ReviewServer:
             return _error(410, f"this review is already {outcome.outcome}", settled=_settled_json(outcome))
         return None
 
-    async def _save_request(self, request: web.Request) -> tuple[str, bytes, str] | web.StreamResponse:
-        """The request's comments written into the plan (text before, bytes written, their sha256),
-        or the answer that says why not: a bad body (400), a stale base (409), the store's refusal (422)."""
+    def _save(self, base: str, comments: tuple[Any, ...]) -> tuple[str, bytes, str] | web.StreamResponse:
+        """The comments written into the plan (text before, bytes written, their sha256), or the
+        answer that says why not: a stale base (409), the store's refusal (422)."""
         try:
-            base, comments = parse_comments(await self._json(request))
             return save_comments(self.plan, self.store, base, comments)
-        except BadRequest as exc:
-            return _error(400, str(exc))
         except PlanChangedError as exc:
             return _error(409, str(exc), sha256=current_sha256(self.plan))
         except PlanviewError as exc:
             return _error(422, str(exc))
 
     async def _feedback(self, request: web.Request) -> web.StreamResponse:
-        async with self._lock:
+        if (refused := self._refuse_if_settled()) is not None:
+            return refused
+        body = await self._comments(request)
+        if isinstance(body, web.StreamResponse):
+            return body
+        async with self._lock:  # the decision: one at a time, and never while a body is still arriving
             if (refused := self._refuse_if_settled()) is not None:
                 return refused
-            saved = await self._save_request(request)
+            saved = self._save(*body)
             if isinstance(saved, web.StreamResponse):
                 return saved
             _text, written, sha = saved
@@ -324,13 +413,18 @@ class ReviewServer:
             )
 
     async def _approve(self, request: web.Request) -> web.StreamResponse:
+        if not self.approve:
+            return _error(403, "this review is comment-only; approve from the review that asked for it")
+        if (refused := self._refuse_if_settled()) is not None:
+            return refused
+        body = await self._comments(request)
+        if isinstance(body, web.StreamResponse):
+            return body
         async with self._lock:
-            if not self.approve:
-                return _error(403, "this review is comment-only; approve from the review that asked for it")
             if (refused := self._refuse_if_settled()) is not None:
                 return refused
             # Written first: the approval seals the bytes on disk, comments included.
-            saved = await self._save_request(request)
+            saved = self._save(*body)
             if isinstance(saved, web.StreamResponse):
                 return saved
             text, written, sha = saved
