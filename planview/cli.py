@@ -131,13 +131,16 @@ def terminal_columns() -> int:
         columns = 0
     if columns <= 0:
         try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+            stream = sys.__stdout__
+            columns = os.get_terminal_size(stream.fileno()).columns if stream is not None else 0
         except (AttributeError, ValueError, OSError):
             columns = 0
     return columns if columns > 0 else 80
 
 
-def _root_options_reach_subcommands(parser: argparse.ArgumentParser, subparsers: argparse.Action) -> None:
+def _root_options_reach_subcommands(
+    parser: argparse.ArgumentParser, subparsers: argparse._SubParsersAction
+) -> None:
     """`planview --provider openai run "hi"` means `run --provider openai`.
 
     argparse lets a subcommand's default overwrite the value given before the subcommand; a
@@ -158,7 +161,8 @@ def _parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.
     args, extras = parser.parse_known_args(argv)
     command = getattr(args, "command", None)
     actions = [a for a in parser._actions if a.dest == "command" and getattr(a, "choices", None)]
-    sub = actions[0].choices.get(command) if actions and command else None
+    choices = actions[0].choices if actions and command else None
+    sub = choices.get(command) if isinstance(choices, dict) else None
     if extras:
         (sub or parser).error(f"unrecognized arguments: {' '.join(extras)}")
     if sub is not None:

@@ -79,7 +79,7 @@ class PlanviewClient:
             raise RequestError.invalid_params({"sessionId": session_id, "reason": "unknown session"})
 
     async def request_permission(
-        self, options: list[PermissionOption], session_id: str, tool_call: ToolCallUpdate, **kwargs: Any
+        self, session_id: str, tool_call: ToolCallUpdate, options: list[PermissionOption], **kwargs: Any
     ) -> RequestPermissionResponse:
         self._check(session_id)
         return await self.handler.on_permission(tool_call, options)
@@ -89,25 +89,25 @@ class PlanviewClient:
             self.handler.on_update(update)
 
     async def write_text_file(
-        self, content: str, path: str, session_id: str, **kwargs: Any
+        self, session_id: str, path: str, content: str, **kwargs: Any
     ) -> WriteTextFileResponse:
         self._check(session_id)
         await self.handler.on_write(path, content)
         return WriteTextFileResponse()
 
     async def read_text_file(
-        self, path: str, session_id: str, limit: int | None = None, line: int | None = None, **kwargs: Any
+        self, session_id: str, path: str, line: int | None = None, limit: int | None = None, **kwargs: Any
     ) -> ReadTextFileResponse:
         self._check(session_id)
         return ReadTextFileResponse(content=await self.handler.on_read(path, line, limit))
 
     async def create_terminal(
         self,
-        command: str,
         session_id: str,
+        command: str,
         args: list[str] | None = None,
-        cwd: str | None = None,
         env: list[EnvVariable] | None = None,
+        cwd: str | None = None,
         output_byte_limit: int | None = None,
         **kwargs: Any,
     ) -> CreateTerminalResponse:
@@ -140,6 +140,13 @@ class PlanviewClient:
         self._check(session_id)
         await self.handler.terminals.release(session_id, terminal_id)
         return ReleaseTerminalResponse()
+
+    async def create_elicitation(self, message: str, mode: Any, **kwargs: Any) -> Any:
+        # planview does not advertise elicitation; an agent that asks anyway is told so.
+        raise RequestError.method_not_found("elicitation/create")
+
+    async def complete_elicitation(self, elicitation_id: str, **kwargs: Any) -> None:
+        return None
 
     async def ext_method(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
         raise RequestError.method_not_found(method)

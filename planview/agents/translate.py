@@ -95,7 +95,7 @@ def _json(value: Any) -> str:
 
 def todos_from_plan(entries: list[Any]) -> tuple[Todo, ...]:
     return tuple(
-        Todo(str(entry.content), entry.status if entry.status in TODO_STATUSES else "pending")  # type: ignore[arg-type]
+        Todo(str(entry.content), entry.status if entry.status in TODO_STATUSES else "pending")
         for entry in entries
         if str(entry.content).strip()
     )

@@ -11,7 +11,8 @@ from pathlib import Path
 
 from planview.approval.channels import SESSION_PIN_CHECK, refuse_tool_process
 from planview.approval.errors import ApprovalError, EvidenceError
-from planview.approval.ledger import Ledger, utc_now
+from planview.approval.ledger import Ledger
+from planview.approval.ledger_format import utc_now
 from planview.approval.records import (
     ApprovalEntry,
     ApprovalRecord,
@@ -214,7 +215,8 @@ class Approvals:
             if plan_is_empty(text):
                 return PlanStatus(plan, "not approved", None, empty=True, detail=EMPTY_PLAN)
             return PlanStatus(plan, "not approved", None, detail="no approval recorded for this plan")
-        record, revoked = entry.record, entry.revocation is not None
+        record, revocation = entry.record, entry.revocation
+        revoked = revocation is not None
         if not path.exists():
             return PlanStatus(plan, "stale", record, revoked=revoked, detail="the plan file is gone")
         data, text = self._read(path)
@@ -233,8 +235,8 @@ class Approvals:
                 plan, "approved", record, detail=f"approved by {record.approver} at {record.at}"
             )
         changed = section_changes(self._sealed_text(record), text)
-        if revoked and not changed:
-            detail = f"the approval was revoked (seq {entry.revocation.seq}); approve the plan again"
+        if revocation is not None and not changed:
+            detail = f"the approval was revoked (seq {revocation.seq}); approve the plan again"
         else:
             detail = "changed since approval: " + (", ".join(changed) or "formatting only")
         return PlanStatus(plan, "stale", record, changed_sections=changed, revoked=revoked, detail=detail)

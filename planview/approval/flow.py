@@ -77,7 +77,7 @@ def approve(
     signing = _signing(approvals, sign)
     before = approvals.current(plan) if approvals.is_current(plan) else None
     record = approvals.approve(plan, approver, channel=channel, expected_canonical_sha256=shown_sha256)
-    decision = Approved(str(plan), record.canonical_sha256, channel)
+    decision = Approved(Path(plan), record.canonical_sha256, channel)
     signed = None if signing is None else _sign(approvals, record, channel, signing)
     return ReviewOutcome(decision, record, new=before is None or before.seq != record.seq, signed=signed)
 

@@ -13,7 +13,7 @@ from planview.approval.ledger_format import GENESIS, UNREADABLE, line_event, sha
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable, Mapping
     from typing import Any
 
 
@@ -128,7 +128,13 @@ def check(
     return check_head(data, events, hashes, head, bad), verified
 
 
-def check_head(data: bytes, events: list, hashes: list[str], head: Any, bad) -> Verification:
+def check_head(
+    data: bytes,
+    events: list[Mapping[str, Any]],
+    hashes: list[str],
+    head: Any,
+    bad: Callable[[int, str], Verification],
+) -> Verification:
     count = len(hashes)
     if head is None:
         if count == 0:

@@ -116,7 +116,7 @@ _EVENT_FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
 def _check_event(event: Mapping[str, Any]) -> None:
     """LedgerError when an approved/revoked event lacks a field planview reads, or has the wrong type."""
     kind = event.get("type")
-    for name, (kinds, required) in _EVENT_FIELDS.get(kind, {}).items():
+    for name, (kinds, required) in _EVENT_FIELDS.get(kind if isinstance(kind, str) else "", {}).items():
         if name not in event and not required:
             continue
         value = event.get(name)
@@ -165,7 +165,7 @@ def history(events: tuple[Mapping[str, Any], ...]) -> list[ApprovalEntry]:
     open_by_plan: dict[str, int] = {}  # plan -> index into entries of its live approval
     for event in events:
         _check_event(event)
-        kind, plan = event.get("type"), event.get("plan")
+        kind, plan = event.get("type"), str(event.get("plan"))
         if kind == "approved":
             open_by_plan[plan] = len(entries)
             entries.append(ApprovalEntry(record_from_event(event), None))

@@ -242,8 +242,8 @@ def run_audit(args: argparse.Namespace) -> int:
         from planview.invocation import spelled_as_run
 
         print(spelled_as_run(_for_terminal(report.render())))
-    if not report.verification.ok:
-        problem = report.verification.problem
+    problem = report.verification.problem
+    if not report.verification.ok and problem is not None:
         print(
             f"planview: ledger tampered or damaged at line {problem.line} (seq {problem.seq}): {problem.message}",
             file=sys.stderr,

@@ -107,7 +107,7 @@ def run_status(args: argparse.Namespace) -> int:
     root = _root()
     found = False
     for scope in ("project", "local", "user"):
-        path = settings_path(scope, root)  # type: ignore[arg-type]
+        path = settings_path(scope, root)
         try:
             command = installed_command(path)
         except ClaudeSettingsError as exc:  # Claude Code cannot read it either: say so, not "not installed"

@@ -22,6 +22,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: start-up
 if TYPE_CHECKING:
     from typing import Any
 
+    from planview.agents.session import AcpSession
     from planview.config import Config
     from planview.plan.store import PlanStore
     from planview.session.events import Event
@@ -53,7 +54,7 @@ class SessionSpec:
         ui: SessionUI | None = None,
         on_event: Callable[[Event], None] | None = None,
         provider: Any = None,
-    ) -> Session:
+    ) -> Session | AcpSession:
         """The session: resumed when `resume` names one (`--plan` applies only if it saved no mode).
 
         `provider` is built once by the caller when the factory may run more than once (it keeps a

@@ -175,7 +175,7 @@ def parse_call(value: object) -> ToolCall:
         # A tool without arguments may leave "input" out; an explicit non-object is an error.
         input=value["input"] if "input" in value else {},
         annotations=value.get("annotations"),
-        builtin=builtin,  # type: ignore[arg-type]  # checked by _validate
+        builtin=builtin,  # checked by _validate
         input_schema=schemas[0] if schemas else None,
     )
     return _validate(call)

@@ -134,7 +134,7 @@ def _walk(objects: str, own: tuple[str, ...], depth: int, seen: list[str]) -> st
     return None
 
 
-def _signature(path: str) -> tuple[int, int, int, int, int] | None:
+def _signature(path: str) -> _Signature | None:
     try:
         info = os.lstat(path)
     except OSError:
@@ -150,7 +150,8 @@ def _signature(path: str) -> tuple[int, int, int, int, int] | None:
 
 # The verdict per project root, with the files it was read from and their lstat: the gate decides
 # every plan-mode git command against one root, and the realpaths cost ~0.1 ms a decision.
-_VERDICTS: dict[str, tuple[tuple[tuple[str, tuple[int, int, int, int] | None], ...], str | None]] = {}
+_Signature = tuple[int, int, int, int, int]
+_VERDICTS: dict[str, tuple[tuple[tuple[str, _Signature | None], ...], str | None]] = {}
 
 
 def borrowed_store(project_root: os.PathLike[str] | str) -> str | None:

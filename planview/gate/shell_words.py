@@ -115,13 +115,13 @@ def split_chain(command: str) -> list[list[Word]]:
         )
 
     if _NOT_SIMPLE.search(command) is None and "&" not in command.replace("&&", ""):
-        segments = [
+        simple = [
             [Word(word, word) for word in _BLANKS.split(part) if word]
             for part in _SIMPLE_SEPARATORS.split(command)
         ]
         if "~" in command:
-            _check_tildes(segments)
-        return segments
+            _check_tildes(simple)
+        return simple
     segments: list[list[Word]] = [[]]
     start = -1  # where the current word began, -1 when between words
     values: list[str] = []

@@ -78,10 +78,9 @@ def canonical_text(text: str) -> str:
                     continue  # a line that held only markers goes (set_steps removes such lines on reopen)
                 piece = kept
             out.append(piece.rstrip())
-    lines = out
-    while lines and not lines[-1]:
-        lines.pop()
-    return "\n".join(lines) + "\n" if lines else ""
+    while out and not out[-1]:
+        out.pop()
+    return "\n".join(out) + "\n" if out else ""
 
 
 def canonical_sha256(text: str) -> str:

@@ -201,7 +201,7 @@ def parse_tokens(text: str) -> ParsedPlan:
             code_ranges.append((tmap[0] + 1, min(max(tmap[1], tmap[0] + 1), n)))
         if kind == "heading_open":
             inline_after_heading = top and tmap is not None
-            if inline_after_heading:
+            if top and tmap is not None:
                 start, end = tmap[0] + 1, last_content_line(tmap[0] + 1, tmap[1])
                 blocks.append(Block("heading", start, end, int(token.tag[1])))
                 headings.append((start, int(token.tag[1]), ""))

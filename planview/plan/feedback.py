@@ -17,8 +17,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from planview.plan.document import parse_tokens
 
@@ -140,7 +141,7 @@ def apply_feedback(text: str, comments: Iterable[ReviewComment]) -> str:
     return "\n".join(out)
 
 
-def _unterminated_fence_start(tokens, lines: tuple[str, ...]) -> int | None:
+def _unterminated_fence_start(tokens: Sequence[Any], lines: tuple[str, ...]) -> int | None:
     """First line of a top-level fence that runs to the end of the file unclosed, else None."""
     n = len(lines)
     for token in tokens:
@@ -155,5 +156,5 @@ def _unterminated_fence_start(tokens, lines: tuple[str, ...]) -> int | None:
             and len(lines[n - 1]) - len(lines[n - 1].lstrip(" ")) <= 3
         )
         if not closed:
-            return token.map[0] + 1
+            return int(token.map[0]) + 1
     return None

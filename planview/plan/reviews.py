@@ -121,7 +121,8 @@ class ReviewBaselines:
             if not isinstance(entry, dict) or not _valid_sha(entry.get("sha256")):
                 dropped.append(f"line {number} is not a revision")
                 continue
-            at = entry.get("at") if isinstance(entry.get("at"), str) else ""
+            stamp = entry.get("at")
+            at = stamp if isinstance(stamp, str) else ""
             revision = Revision(len(revisions) + 1, entry["sha256"], at)
             if check_objects and self.text_of(revision) is None:
                 dropped.append(f"line {number}'s text is missing or does not match its hash")

@@ -43,9 +43,9 @@ remove the step's `[DONE:n]` markers, since those would keep it completed.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 from planview.errors import PlanviewError
 from planview.plan.canonical import DONE_MARKER, ITEM_LINE, strip_done_markers
@@ -61,6 +61,7 @@ _TITLE_TAIL = re.compile(r"\s*(?:\([^()]*\)|\[[^\[\]]*\])$")
 _QUALIFIED = re.compile(r"[\w-]+ steps")
 
 StepStatus = Literal["pending", "in_progress", "completed"]
+StepSource = Literal["steps_section", "shallowest_list", "none"]
 STEP_STATUSES: tuple[StepStatus, ...] = ("pending", "in_progress", "completed")
 _BOX_CHAR = {"pending": " ", "in_progress": "~", "completed": "x"}
 
@@ -91,7 +92,7 @@ class StepList:
     """The plan's steps and where they were found (the Steps section, else the shallowest list)."""
 
     steps: tuple[Step, ...]
-    source: Literal["steps_section", "shallowest_list", "none"]
+    source: StepSource
     section_title: str | None
 
     @property
@@ -164,7 +165,7 @@ def steps_section(sections: tuple[Section, ...]) -> tuple[Section, int] | None:
     return found, end
 
 
-def _items(tokens) -> list[_Item]:
+def _items(tokens: Sequence[Any]) -> list[_Item]:
     """Every list item as a tree (roots = items not nested in another item)."""
     roots: list[_Item] = []
     open_items: list[_Item] = []
@@ -206,7 +207,7 @@ def _items(tokens) -> list[_Item]:
     return roots
 
 
-def _walk(items: list[_Item]):
+def _walk(items: list[_Item]) -> Iterator[_Item]:
     for item in items:
         yield item
         yield from _walk(item.children)
@@ -236,9 +237,10 @@ def _locate(text: str) -> tuple[list[_Located], StepList]:
     found = steps_section(doc.sections)
     if found is not None:
         section, scope_end = found
-        lo, hi, source, title = section.start, scope_end, "steps_section", section.title
+        source: StepSource = "steps_section"
+        lo, hi, title = section.start, scope_end, section.title
     else:
-        lo, hi, source, title = 1, len(lines), "shallowest_list", None
+        source, lo, hi, title = "shallowest_list", 1, len(lines), None
     candidates = [item for item in _walk(_items(parsed.tokens)) if lo <= item.start <= hi]
     if not candidates:
         return [], StepList((), source if found is not None else "none", title)
@@ -272,7 +274,7 @@ def _make_step(index: int, item: _Item, lines: tuple[str, ...], line: int) -> tu
     # Five or more spaces after the marker make the item's content indented code, where `[x]` is
     # text: the canonical hash keeps it, so it must not read (or be edited) as a checkbox either.
     has_checkbox = bool(match and match.group("box")) and item.first_kind != "code_block"
-    state = match.group("state") if has_checkbox else None
+    state = match.group("state") if match is not None and has_checkbox else None
     raw = (first[match.end() :] if has_checkbox else first[match.end("gap") :]) if match else first
     if item.para and item.content is not None and (item.para[0] == item.start or not raw.strip()):
         # The first paragraph, on the marker line or right below an otherwise empty one.
@@ -324,7 +326,10 @@ def extract_steps(text: str) -> StepList:
 # --- checkbox editing ---------------------------------------------------------------------------
 
 
-def _coerce(update: StepUpdate | Mapping, position: int) -> StepUpdate:
+def _coerce(update: StepUpdate | Mapping[str, Any], position: int) -> StepUpdate:
+    raw_step: Any
+    status: Any
+    expected: Any
     if isinstance(update, StepUpdate):
         raw_step, status, expected = update.step, update.status, update.expected
     elif isinstance(update, Mapping):
@@ -365,7 +370,7 @@ def _matches(expected: str, step: Step) -> bool:
     return False
 
 
-def set_steps(text: str, updates: Iterable[StepUpdate | Mapping]) -> str:
+def set_steps(text: str, updates: Iterable[StepUpdate | Mapping[str, Any]]) -> str:
     """`text` with the named steps' checkboxes set; every other byte unchanged. All or nothing."""
     if isinstance(updates, Mapping | StepUpdate):
         updates = [updates]
@@ -479,8 +484,8 @@ def _edit(pieces: list[str | None], loc: _Located, status: StepStatus) -> None:
     pieces[index] = body + cr
     if status != "completed":
         # A reopened (or restarted) step loses its [DONE:n] markers (only within the lines its text was read from).
-        for line in loc.text_lines:
-            i = line - 1
+        for number in loc.text_lines:
+            i = number - 1
             if i >= len(pieces):
                 continue
             piece = pieces[i]

@@ -136,9 +136,9 @@ def _child(opts: Options, root: str, scratch: str) -> None:
     os.closerange(3, 1 << 20)
     env = dict(os.environ)
     env["TMPDIR"] = env["TMP"] = env["TEMP"] = scratch
-    exc = _execvpe(opts.command, env)
-    code = _EXIT_NOT_FOUND if isinstance(exc, FileNotFoundError) else _EXIT_SETUP
-    _say(f"{opts.command[0]}: {exc.strerror}")
+    failure = _execvpe(opts.command, env)
+    code = _EXIT_NOT_FOUND if isinstance(failure, FileNotFoundError) else _EXIT_SETUP
+    _say(f"{opts.command[0]}: {failure.strerror}")
     os._exit(code)
 
 

@@ -83,7 +83,7 @@ def _loopback_up(libc: ctypes.CDLL) -> None:
             err = ctypes.get_errno()
             raise OSError(err, f"SIOCGIFFLAGS lo: {os.strerror(err)}")
         flags = int.from_bytes(ifreq.raw[16:18], sys.byteorder) | _IFF_UP
-        ifreq[16:18] = flags.to_bytes(2, sys.byteorder)
+        ctypes.memmove(ctypes.addressof(ifreq) + 16, flags.to_bytes(2, sys.byteorder), 2)
         if libc.ioctl(sock, _SIOCSIFFLAGS, ifreq) != 0:
             err = ctypes.get_errno()
             raise OSError(err, f"SIOCSIFFLAGS lo up: {os.strerror(err)}")

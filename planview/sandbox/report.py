@@ -46,7 +46,8 @@ def report() -> tuple[str, tuple[str, ...], dict[str, object]]:
         lines.append(f"plan mode is enforced by: {sandbox_status.LANDLOCK} ABI {live.get('landlock')}")
         lines.append(f"network: {live.get('network')}")
         lines.append(f"seccomp filter: {'installed' if live.get('seccomp') else 'not installed'}")
-        lines += [f"note: {note}" for note in live.get("notes", []) or []]  # type: ignore[union-attr]
+        notes = live.get("notes")
+        lines += [f"note: {note}" for note in notes] if isinstance(notes, list) else []
     else:
         lines.append(
             f"the kernel offers Landlock ABI {found.abi}, but the sandbox's live check failed: "

@@ -22,7 +22,7 @@ from planview.session.tools.base import ToolContext, ToolResult, validate
 from planview.session.tools.registry import ToolSet, headline
 
 if TYPE_CHECKING:
-    from planview.gate.policy import GatePolicy
+    from planview.gate.calls import GatePolicy
     from planview.session.mcp.hub import McpHub
     from planview.session.protocol import ToolHost
 

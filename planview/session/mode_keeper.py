@@ -69,8 +69,8 @@ class ModeKeeper:
         if plan is None:
             return None
         try:
-            if self.approvals.is_current(plan):
-                current = self.approvals.current(plan)
+            current = self.approvals.current(plan) if self.approvals.is_current(plan) else None
+            if current is not None:
                 self.approvals.packet(current)  # an unusable packet: normal mode, not pinned
                 return current
         except PlanviewError:

@@ -73,7 +73,7 @@ def restore(
         messages.insert(at, result)
     if state is None:
         return Restored(tuple(messages), ModeState("execute"))
-    mode = "plan" if state.mode == "plan" else "execute"
+    mode: Literal["plan", "execute"] = "plan" if state.mode == "plan" else "execute"
     plan = Path(state.plan_path) if state.plan_path else None
     saved_seq = (state.approval or {}).get("seq")
     seen = state.seen_approval if state.seen_approval is not None else saved_seq

@@ -90,7 +90,7 @@ class PlanviewApp(App):
         session_factory: SessionFactory | None = None,
         *,
         project_root: Path | None = None,
-        welcome: Sequence[str | Text] = (),
+        welcome: Sequence[RenderableType] = (),
         prompt_text: str = "",
         first_run: tuple[Path, Path | None] | None = None,
         theme: str | None = None,
@@ -376,9 +376,12 @@ class PlanviewApp(App):
             # Path, then title under it, each padded: a long line wraps inside its indent instead
             # of at the margin, where it would read as another plan.
             rows.append(
-                Padding(Text(sanitize_for_terminal(screen.plan_label(info.path)), style="bold"), (0, 0, 0, 2))
+                Padding(
+                    Text(sanitize_for_terminal(screen.plan_label(info.path) or ""), style="bold"),
+                    (0, 0, 0, 2),
+                )
             )
-            line = Text(sanitize_for_terminal(info.title))
+            line = Text(sanitize_for_terminal(info.title or ""))
             if info.unreadable is not None:
                 line.append(f" · unreadable: {sanitize_for_terminal(info.unreadable)}", style="dim")
             elif info.steps_total:

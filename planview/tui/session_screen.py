@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from rich.text import Text
+from rich.console import RenderableType
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -81,7 +81,7 @@ class SessionScreen(Screen):
         session: SessionView,
         *,
         project_root: Path,
-        welcome: tuple[str | Text, ...] = (),
+        welcome: tuple[RenderableType, ...] = (),
         prompt_text: str = "",
     ) -> None:
         super().__init__()

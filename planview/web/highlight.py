@@ -6,6 +6,8 @@ never parsed as markup. Classes are a short fixed set the page's stylesheet colo
 
 from __future__ import annotations
 
+from typing import Any
+
 from pygments import lex
 from pygments.lexers import get_lexer_by_name
 from pygments.token import Comment, Error, Generic, Keyword, Name, Number, Operator, String, Token
@@ -14,7 +16,7 @@ from pygments.util import ClassNotFound
 MAX_HIGHLIGHT_CHARS = 64 * 1024  # longer blocks are shown plain: colour is not worth a slow page
 
 # Most specific first: the first type a token is a subtype of names its class.
-_CLASSES: tuple[tuple[object, str], ...] = (
+_CLASSES: tuple[tuple[Any, str], ...] = (
     (Comment, "c"),
     (String, "s"),
     (Number, "m"),
@@ -34,7 +36,7 @@ _CLASSES: tuple[tuple[object, str], ...] = (
 )
 
 
-def _class(ttype: object) -> str:
+def _class(ttype: Any) -> str:
     for parent, name in _CLASSES:
         if ttype in parent:  # pygments token types support `in` for "is a subtype of"
             return name

@@ -62,7 +62,7 @@ def _inline(children: list[Token] | None) -> list[Any]:
         elif kind == "hardbreak":
             out.append({"k": "br"})
         elif kind in ("em_open", "strong_open", "s_open"):
-            node = {"k": kind[:-5], "c": []}
+            node: dict[str, Any] = {"k": kind[:-5], "c": []}
             out.append(node)
             stack.append(node["c"])
         elif kind == "link_open":
@@ -108,7 +108,9 @@ class _Builder:
         self.blocks: list[dict[str, Any]] = []  # commentable nodes, in document order
 
     def _end(self, token: Token) -> int:
-        start, end = token.map[0] + 1, min(token.map[1], len(self.lines))
+        tmap = token.map
+        assert tmap is not None  # block tokens always carry their source lines
+        start, end = tmap[0] + 1, min(tmap[1], len(self.lines))
         while end > start and not self.lines[end - 1].strip():
             end -= 1
         return end

@@ -20,7 +20,7 @@ from planview.session.mcp.tools import McpTool
 from planview.session.providers.base import ModelToolCall
 
 if TYPE_CHECKING:
-    from planview.gate.policy import GatePolicy
+    from planview.gate.calls import GatePolicy
     from planview.session.mcp.hub import McpHub
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, Mapping
 from typing import Any
 
 from planview.session.providers.base import Done, ModelRequest, StreamEvent, TextChunk
@@ -87,7 +87,7 @@ class AnthropicProvider(SdkProvider):
             "answered": "Anthropic",
         }
 
-    async def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
+    async def stream(self, request: ModelRequest) -> AsyncGenerator[StreamEvent, None]:
         kwargs: dict[str, Any] = {
             "model": self.model,
             "max_tokens": MAX_TOKENS,

@@ -12,7 +12,7 @@ Messages are plain dicts (they are persisted as JSON):
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -81,7 +81,7 @@ StreamEvent = TextChunk | ToolCallChunk | Done
 class Provider(Protocol):
     label: str  # e.g. "scripted", "openai · gpt-4o"
 
-    def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]: ...
+    def stream(self, request: ModelRequest) -> AsyncGenerator[StreamEvent, None]: ...
 
 
 def parse_arguments(call_id: str, name: str, raw: str | None) -> ModelToolCall:

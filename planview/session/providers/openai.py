@@ -7,7 +7,7 @@ llama.cpp's server, LM Studio, OpenRouter (set `base_url`).
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncGenerator, Mapping
 from typing import Any
 
 from planview.session.providers.base import Done, ModelRequest, ProviderError, StreamEvent, TextChunk
@@ -86,7 +86,7 @@ class OpenAIProvider(SdkProvider):
             "answered": url,
         }
 
-    async def stream(self, request: ModelRequest) -> AsyncIterator[StreamEvent]:
+    async def stream(self, request: ModelRequest) -> AsyncGenerator[StreamEvent, None]:
         kwargs: dict[str, Any] = {
             "model": self.model,
             "messages": to_openai_messages(request.system, request.messages),

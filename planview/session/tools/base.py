@@ -94,7 +94,7 @@ def validate(params: Mapping[str, Any], args: Mapping[str, Any]) -> str | None:
         extra = sorted(set(args) - set(props))
         if extra:
             return f"unknown argument(s) {', '.join(extra)}; this tool takes {', '.join(props) or 'no arguments'}"
-    types = {
+    types: dict[str, type | tuple[type, ...]] = {
         "string": str,
         "integer": int,
         "boolean": bool,

@@ -66,7 +66,7 @@ def _planning_only(ctx: ToolContext, name: str) -> None:
 async def write_plan(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
     session = ctx.host
     _planning_only(ctx, "write_plan")
-    title, content = args.get("title"), args.get("content")
+    title, content = str(args.get("title") or ""), args.get("content")
     if not isinstance(content, str) or not content.strip():
         raise ToolError("`content` must be the whole plan as Markdown")
     plan_path = args.get("plan_path") or None

@@ -168,7 +168,7 @@ class _Painter:
         if has_wide(text.plain):
             lines = [piece for line in text.split("\n", allow_blank=True) for piece in wrap_wide(line, width)]
         else:
-            lines = text.wrap(self.console, width, overflow="fold", no_wrap=False)
+            lines = list(text.wrap(self.console, width, overflow="fold", no_wrap=False))
         for line in lines:
             line.rstrip()  # in place
         return lines or [Text("")]
@@ -228,14 +228,13 @@ class _Painter:
         if kind == "hr":
             return [(Text("─" * max(1, width), self.s["rule"]), start)]
         if kind == "html_block":
-            lines = node.content.rstrip("\n").split("\n")
-            out = []
-            for i, raw in enumerate(lines):
+            out: list[_Line] = []
+            for i, raw in enumerate(node.content.rstrip("\n").split("\n")):
                 for piece in self.wrap(Text(raw, self.s["muted"]), width):
                     out.append((piece, start + i))
             return out
-        text = node.content.rstrip("\n")
-        return [(line, start) for line in self.wrap(Text(text), width)] if text else []
+        content = node.content.rstrip("\n")
+        return [(line, start) for line in self.wrap(Text(content), width)] if content else []
 
     def list_(self, node: Node, width: int, depth: int) -> list[_Line]:
         ordered = node.type == "ordered_list"
@@ -333,10 +332,10 @@ class _Painter:
         aligns: list[str] = []
         for part in node.children:
             for tr in part.children:
-                cells = [c for c in tr.children if c.type in ("th", "td")]
+                tds = [c for c in tr.children if c.type in ("th", "td")]
                 if part.type == "thead" and not aligns:
-                    aligns = [align(c) for c in cells]
-                texts = [self.inline(c.children[0]) if c.children else Text() for c in cells]
+                    aligns = [align(c) for c in tds]
+                texts = [self.inline(c.children[0]) if c.children else Text() for c in tds]
                 rows.append((texts, tr.map[0] if tr.map else start, part.type == "thead"))
         columns = max((len(r[0]) for r in rows), default=0)
         if columns == 0:

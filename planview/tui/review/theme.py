@@ -10,6 +10,8 @@ from textual.color import Color
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from rich.syntax import PygmentsSyntaxTheme
 
 
@@ -64,7 +66,7 @@ class RenderTheme:
 
         return PygmentsSyntaxTheme("monokai" if self.dark else "friendly")
 
-    def token_style(self, token_type: object) -> Style:
+    def token_style(self, token_type: Any) -> Style:
         """The foreground of a Pygments token type (the code block keeps its own background)."""
         styles = self._token_styles
         style = styles.get(token_type)

@@ -12,6 +12,10 @@ from textual.widgets import Static, TextArea
 
 from planview.tui.messages import CancelRequested, PromptSubmitted
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from textual.timer import Timer
+
 SPINNER = "⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏"
 
 
@@ -101,7 +105,7 @@ class BusyIndicator(Static):
         self.busy = False
         self.label = "working"
         self._frame = 0
-        self._timer = None
+        self._timer: Timer | None = None
 
     def on_mount(self) -> None:
         self._timer = self.set_interval(0.1, self._tick, pause=True)

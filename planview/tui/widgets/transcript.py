@@ -300,9 +300,9 @@ class Transcript(VerticalScroll):
         self.expanded = not self.expanded
         for row in self.query(ToolRow):
             row.set_expanded(self.expanded)
-        for row in self._pending:
-            if isinstance(row, ToolRow):
-                row.set_expanded(self.expanded)
+        for pending in self._pending:
+            if isinstance(pending, ToolRow):
+                pending.set_expanded(self.expanded)
         return self.expanded
 
     # -- internals --------------------------------------------------------------------------
