@@ -129,8 +129,9 @@ def _steps_context(plan: Path, seq: int, text: str) -> str:
     steps = extract_steps(text).steps
     lines = [
         f"planview: the plan was approved (ledger seq {seq}) and is saved at {plan}.",
-        "Carry it out. Its steps are your todo list (TodoWrite); when one is done, tick its checkbox "
-        "in that file ('- [ ]' -> '- [x]'). Changing any other text of the plan sends you back to plan mode.",
+        "Carry it out. Its steps are your todo list (keep them with TaskCreate / TaskUpdate if you have "
+        "those tools); when one is done, tick its checkbox in that file ('- [ ]' -> '- [x]') with Edit. "
+        "Changing any other text of the plan sends you back to plan mode.",
     ]
     lines += [f"{step.index}. {step.display}" for step in steps]
     return "\n".join(lines)
@@ -271,9 +272,15 @@ def _revoke(ctx: HookContext, pin: Pin) -> HookAnswer:
         pass  # the ledger's own problem is reported by `planview audit`; the answer is deny either way
     ctx.save(replace(ctx.session, mode="plan", pin=None, steps_offered=False))
     named = ", ".join(sections) if sections else ("the file is gone" if not plan.exists() else "formatting")
+    from planview.claude.tools import for_claude_mode
+
+    # Claude itself is in acceptEdits now (the approval set it), where it rejects ExitPlanMode.
     return answer.deny(
-        f"the approved plan {plan.name} changed after approval ({named}), so the approval no longer "
-        "holds and you are back in plan mode: revise the plan and call ExitPlanMode for a new review"
+        for_claude_mode(
+            f"the approved plan {plan.name} changed after approval ({named}), so the approval no longer "
+            "holds and you are back in plan mode: revise the plan and call ExitPlanMode for a new review",
+            ctx.event.claude_plan_mode,
+        )
     )
 
 
@@ -335,7 +342,7 @@ def handle(event: HookEvent, timeout: float = DEFAULT_TIMEOUT) -> HookAnswer:
             return HookAnswer(0)
         return _exit_plan_mode(ctx)
     if ctx.planning:
-        from planview.claude.tools import plan_mode_verdict
+        from planview.claude.tools import for_claude_mode, plan_mode_verdict
 
         # The config lists MCP tools the user vouches for: read it only for an MCP call.
         vouched, ignored = (
@@ -344,6 +351,8 @@ def handle(event: HookEvent, timeout: float = DEFAULT_TIMEOUT) -> HookAnswer:
         verdict = plan_mode_verdict(event.tool_name, event.tool_input, ctx.root, vouched)
         if not verdict.allowed and ignored is not None and event.tool_name not in vouched:
             verdict = replace(verdict, reason=f"{verdict.reason}; {ignored}")
+        if not verdict.allowed:
+            verdict = replace(verdict, reason=for_claude_mode(verdict.reason, event.claude_plan_mode))
         if event.name == "PermissionRequest":
             return answer.permission_deny(verdict.reason) if not verdict.allowed else HookAnswer(0)
         if verdict.allowed and event.tool_name == "Bash":

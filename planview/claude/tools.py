@@ -1,19 +1,12 @@
 """Claude Code's tools mapped onto planview's plan-mode gate.
 
 Every tool call Claude makes while planning becomes a `ToolCall` for `planview.gate.decide`, so the
-rules live in one place:
-
-- Read / Grep / Glob / LS / NotebookRead -> planview's readers, with their paths confined to the
-  project (symlinks resolved), as planview's own readers are;
-- Bash -> planview's bash, i.e. the read-only git allowlist;
-- Write / Edit / MultiEdit / NotebookEdit / PowerShell -> mutators, refused — except a `.md` file in
-  Claude's own plans folder (`~/.claude/plans`), which is where Claude's plan mode drafts its plan;
-- Task / Agent -> allowed only for Claude's read-only subagent types (Explore, Plan); their own tool
-  calls pass this same hook, so they stay read-only either way;
-- WebFetch / WebSearch / AskUserQuestion / TodoWrite / EnterPlanMode / BashOutput -> allowed;
-- `mcp__*` -> refused, unless the user listed the tool in `[claude] read_only_tools` (then it is a
-  hinted tool: allowed only if it takes no path);
-- anything else -> refused (default deny).
+rules live in one place. The mapping, tool by tool, is the table in docs/CLAUDE_CODE.md ("Plan mode"),
+which names the Claude Code version it was checked against (`CHECKED_AGAINST`; the real-agent tests in
+tests/realagents run that version); a test holds that table and the sets below to the same tools.
+Refusals name tools this Claude has: 2.1.x offers no Grep, Glob, LS or TodoWrite (it searches through
+Bash, and its todo tools are TaskCreate / TaskUpdate / TaskList / TaskGet when enabled), and loads
+EnterPlanMode / ExitPlanMode through ToolSearch.
 """
 
 from __future__ import annotations
@@ -28,7 +21,16 @@ from planview.gate.calls import GatePolicy, ToolCall
 from planview.gate.policy import decide
 from planview.gate.read_scope import refusal
 
-__all__ = ["MUTATING_TOOLS", "PlanVerdict", "claude_plans_dir", "plan_mode_verdict"]
+__all__ = [
+    "CHECKED_AGAINST",
+    "MUTATING_TOOLS",
+    "PlanVerdict",
+    "claude_plans_dir",
+    "for_claude_mode",
+    "plan_mode_verdict",
+]
+
+CHECKED_AGAINST = "2.1.328"  # the Claude Code version the table in docs/CLAUDE_CODE.md was checked against
 
 READERS: Mapping[str, tuple[str, ...]] = {
     "Read": ("file_path",),
@@ -37,8 +39,25 @@ READERS: Mapping[str, tuple[str, ...]] = {
     "Glob": ("path",),
     "LS": ("path",),
 }
+# Tools that read, ask or keep Claude's own bookkeeping. ToolSearch only loads a deferred tool's schema
+# (2.1.328 defers EnterPlanMode and ExitPlanMode behind it); the Task* tools are its todo list;
+# TodoWrite and BashOutput are what earlier 2.x versions offered for the same.
 ALWAYS_ALLOWED = frozenset(
-    {"WebFetch", "WebSearch", "AskUserQuestion", "TodoWrite", "EnterPlanMode", "BashOutput"}
+    {
+        "WebFetch",
+        "WebSearch",
+        "AskUserQuestion",
+        "EnterPlanMode",
+        "ToolSearch",
+        "TaskCreate",
+        "TaskUpdate",
+        "TaskList",
+        "TaskGet",
+        "ListAgents",
+        "ReportFindings",
+        "TodoWrite",
+        "BashOutput",
+    }
 )
 MUTATING_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit", "PowerShell", "Bash"})
 PATH_KEYS: Mapping[str, str] = {
@@ -50,7 +69,7 @@ PATH_KEYS: Mapping[str, str] = {
 READ_ONLY_SUBAGENTS = frozenset({"Explore", "Plan"})
 _WORDING = (
     ("call exit_plan_mode", "call ExitPlanMode"),
-    ("the read / grep / find / ls tools", "the Read / Grep / Glob / LS tools"),
+    ("the read / grep / find / ls tools", "Read, and Bash for read-only commands"),
     ("planview's bash runs read-only git commands", "in plan mode Bash runs only read-only git commands"),
 )
 
@@ -73,6 +92,20 @@ def _claude_words(reason: str) -> str:
     for ours, theirs in _WORDING:
         reason = reason.replace(ours, theirs)
     return reason
+
+
+def for_claude_mode(reason: str, claude_plan_mode: bool) -> str:
+    """A refusal as Claude can act on it: outside Claude's own plan mode (planview's mode is plan, from
+    `planview claude plan on` or a revoked approval) Claude Code rejects ExitPlanMode until EnterPlanMode
+    was called, so the fix starts there."""
+    if claude_plan_mode or "call ExitPlanMode" not in reason:
+        return reason
+    return reason.replace(
+        "call ExitPlanMode",
+        "call EnterPlanMode first (planview keeps this project in plan mode; load it with ToolSearch "
+        '"select:EnterPlanMode" if it is not loaded), write the plan, then call ExitPlanMode',
+        1,
+    )
 
 
 def _glob_escapes(pattern: Any) -> bool:
@@ -151,8 +184,8 @@ def plan_mode_verdict(
     if not decision.allowed and name.startswith("mcp__") and annotations is None:
         return PlanVerdict(
             False,
-            f'"{name}" is an MCP tool planview does not know to be read-only; in plan mode use the Read / '
-            "Grep / Glob / LS tools, or call ExitPlanMode and get the plan approved first (a user who "
+            f'"{name}" is an MCP tool planview does not know to be read-only; in plan mode use Read, and '
+            "Bash for read-only commands, or call ExitPlanMode and get the plan approved first (a user who "
             f'trusts it can add "{name}" to [claude] read_only_tools in their user config or in an untracked '
             ".planview/config.toml)",
         )

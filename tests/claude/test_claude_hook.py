@@ -111,6 +111,12 @@ ALLOWED_IN_PLAN_MODE = [
     ("WebFetch", {"url": "https://example.com", "prompt": "x"}),
     ("TodoWrite", {"todos": []}),
     ("AskUserQuestion", {"questions": []}),
+    # Claude Code 2.1.328: ToolSearch loads EnterPlanMode / ExitPlanMode; the Task* tools are its todos.
+    ("ToolSearch", {"query": "select:ExitPlanMode"}),
+    ("TaskCreate", {"subject": "Add the greeting", "description": "README"}),
+    ("TaskUpdate", {"taskId": "1", "status": "completed"}),
+    ("TaskList", {}),
+    ("TaskGet", {"taskId": "1"}),
 ]
 
 
@@ -135,7 +141,22 @@ def test_plan_mode_allows_reading(project: Path, tool: str, tool_input: dict[str
 def test_refusals_name_the_fix_in_claude_words(project: Path) -> None:
     text = reason(ask(event(project, "Write", {"file_path": str(project / "x"), "content": ""})))
     assert "ExitPlanMode" in text and "exit_plan_mode" not in text
-    assert "Read / Grep / Glob / LS" in reason(ask(event(project, "Frobnicate", {})))
+    other = reason(ask(event(project, "Frobnicate", {})))
+    # Claude Code 2.1.x has no Grep, Glob or LS tool: the fix names what it does have.
+    assert "Read, and Bash for read-only commands" in other
+    assert "Grep" not in other and "Glob" not in other
+
+
+def test_under_plan_on_a_default_mode_claude_is_sent_to_enter_plan_mode_first(project: Path) -> None:
+    """Claude Code rejects ExitPlanMode outside its own plan mode, so a refusal that says only "call
+    ExitPlanMode" is a dead end for a default-mode Claude that `planview claude plan on` keeps planning."""
+    ClaudeState(project / ".planview").set_project_plan_mode(True)
+    write = {"file_path": str(project / "x"), "content": ""}
+    text = reason(ask(event(project, "Write", write, permission_mode="default")))
+    assert text.index("EnterPlanMode") < text.index("ExitPlanMode")
+    assert "select:EnterPlanMode" in text
+    in_plan_mode = reason(ask(event(project, "Write", write, permission_mode="plan")))
+    assert "EnterPlanMode" not in in_plan_mode and "ExitPlanMode" in in_plan_mode
 
 
 def test_a_symlink_out_of_the_project_is_not_readable(project: Path, tmp_path: Path) -> None:
@@ -306,6 +327,8 @@ def test_exit_plan_mode_saves_the_plan_and_approval_allows_with_set_mode(
     assert decision(again) is None and len(reviewer.seen) == 1  # Claude's prompt follows, answered above
     context = again.payload["hookSpecificOutput"]["additionalContext"]  # type: ignore[index]
     assert "1. Add the greeting line" in context and str(plan) in context
+    # Claude Code 2.1.x has no TodoWrite: the context names the todo tools it may have, and Edit.
+    assert "TodoWrite" not in context and "TaskCreate" in context and "Edit" in context
 
 
 def test_refine_denies_with_the_feedback_and_keep_denies(

@@ -51,3 +51,46 @@ def test_plan_mode_refusals_reach_claude_with_a_fix_it_has(
         for missing_tool in ("Grep", "Glob", "LS", "TodoWrite"):
             assert missing_tool not in refusal.text, (missing_tool, refusal.text)
     assert seen["result"]["is_error"] is False
+
+
+def _deferred(body: dict) -> list[str]:
+    """The tools Claude Code lists as deferred (loadable through ToolSearch) in its first request."""
+    marker = "deferred tools are now available via ToolSearch"
+    for message in body["messages"]:
+        for block in message["content"] if isinstance(message["content"], list) else []:
+            text = block.get("text", "") if isinstance(block, dict) else ""
+            if marker in text:
+                listing = text[text.index(marker) :].split("\n\n")[0]
+                return [line.strip() for line in listing.splitlines()[1:] if line.strip()]
+    return []
+
+
+def _plan_on_default_mode(project: Path, home: Path) -> dict:
+    steps = [
+        call("Write", file_path=str(project / "notes.txt"), content="planned\n"),
+        call("Bash", command="git log --oneline -1", description="last commit"),
+        say("Planned."),
+    ]
+    with AnthropicServer(steps) as server:
+        env = claude_env(home, server.url, project)
+        claude_run.install_hooks(project, env)
+        claude_run.planview(project, env, "claude", "plan", "on")
+        claude_run.headless(project, env, "add a notes file")  # Claude's default permission mode
+        first = server.main_requests()[0].body
+        offered = [tool["name"] for tool in first["tools"]]
+        return {"results": server.results(), "offered": offered + _deferred(first)}
+
+
+def test_plan_on_in_default_mode_refuses_with_enter_plan_mode_and_runs_read_only_git(
+    agents: Path, project: Path, tmp_path: Path
+) -> None:
+    seen = run_isolated(_plan_on_default_mode, project, tmp_path / "home")
+    write, log = seen["results"]
+    assert write.is_error and not (project / "notes.txt").exists()
+    # Claude Code rejects ExitPlanMode outside its plan mode: the fix starts with EnterPlanMode.
+    assert write.text.index("EnterPlanMode") < write.text.index("ExitPlanMode"), write.text
+    # The hook's allow (with the command rewritten under planview's git environment) is honoured here.
+    assert not log.is_error and "init" in log.text, log.text
+    # `claude -p` offers neither plan-mode tool, not even deferred: a headless Claude cannot hand a plan over.
+    assert "ToolSearch" in seen["offered"] and "WebFetch" in seen["offered"]  # the deferred list was read
+    assert "ExitPlanMode" not in seen["offered"] and "EnterPlanMode" not in seen["offered"]
