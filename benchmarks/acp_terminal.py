@@ -31,7 +31,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from planview.agents.session import build
+from planview.agents.session import build  # noqa: E402
 
 FAKE = ROOT / "tests" / "agents" / "fake_agent.py"
 

@@ -28,10 +28,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from planview.mcp_config import McpServerConfig
-from planview.session.mcp.hub import McpHub
-from planview.session.providers.scripted import ScriptedProvider
-from planview.session.session import Session
+from planview.mcp_config import McpServerConfig  # noqa: E402
+from planview.session.mcp.hub import McpHub  # noqa: E402
+from planview.session.providers.scripted import ScriptedProvider  # noqa: E402
+from planview.session.session import Session  # noqa: E402
 
 SERVER = ROOT / "tests" / "session" / "mcp" / "fixture_server.py"
 CONFIG = McpServerConfig("fx", command=sys.executable, args=(str(SERVER),))

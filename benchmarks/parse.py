@@ -22,9 +22,9 @@ from markdown_it import MarkdownIt
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from planview.plan.document import parse_plan, parse_tokens
-from planview.plan.markup import strip_inline
-from planview.plan.steps import extract_steps
+from planview.plan.document import parse_plan, parse_tokens  # noqa: E402
+from planview.plan.markup import strip_inline  # noqa: E402
+from planview.plan.steps import extract_steps  # noqa: E402
 
 LONG_SAMPLE = REPO / "plans" / "2026-01-15-0900-billing-platform-migration.md"
 

@@ -27,9 +27,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests" / "web"))
 
-import aiohttp
-from aiohttp import web
-from cdp import Browser
+import aiohttp  # noqa: E402
+from aiohttp import web  # noqa: E402
+from cdp import Browser  # noqa: E402
 
 PLANS = (
     REPO / "plans" / "2026-01-14-1030-add-rate-limiting.md",

@@ -98,7 +98,7 @@ def test_approving_a_plan_outside_the_plans_folder_is_a_clear_error(
     loose = tmp_path / "loose.md"
     loose.write_text(PLAN, encoding="utf-8")
     offered: list = []
-    decision = lambda p: Approved(p, canonical_sha256(PLAN))
+    decision = lambda p: Approved(p, canonical_sha256(PLAN))  # noqa: E731
     assert run_with(monkeypatch, decision, ["review", str(loose)], offered) == 2
     assert "only plans saved in the plans folder can be approved" in capsys.readouterr().err
     # the screen was told, so it never offered the approval that could only fail

@@ -51,7 +51,7 @@ async def serve(home: Path):
 
     async def start(plan: Path, *, approve: bool = False, on_approve=None, **kw) -> Page:
         if approve and on_approve is None:
-            on_approve = lambda path, shown: ("approved", shown)
+            on_approve = lambda path, shown: ("approved", shown)  # noqa: E731
         server = ReviewServer(plan, approve=approve, on_approve=on_approve, home=home, **kw)
         await server.start()
         client = aiohttp.ClientSession()

@@ -39,7 +39,7 @@ class ServerStatus:
 
 def sdk_available() -> bool:
     try:
-        import mcp
+        import mcp  # noqa: F401
     except ImportError:
         return False
     return True

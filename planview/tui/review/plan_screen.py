@@ -40,7 +40,7 @@ from planview.tui.review.text import is_empty_plan
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from planview.plan.decision import ReviewDecision
+    from planview.plan.decision import ReviewDecision  # noqa: F401  (the Screen["ReviewDecision"] base)
     from planview.plan.diff import SectionDiff
 
 
