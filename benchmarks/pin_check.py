@@ -19,9 +19,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from planview.approval.approvals import Approvals  # noqa: E402
-from planview.plan.store import PlanStore  # noqa: E402
-from planview.session.pin import PinCheck  # noqa: E402
+from planview.approval.approvals import Approvals
+from planview.plan.store import PlanStore
+from planview.session.pin import PinCheck
 
 
 def main() -> None:

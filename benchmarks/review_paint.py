@@ -26,13 +26,13 @@ from pathlib import Path
 
 os.environ.setdefault("TEXTUAL_ANIMATIONS", "none")
 
-from textual.app import App, ComposeResult  # noqa: E402
-from textual.widgets import Markdown  # noqa: E402
+from textual.app import App, ComposeResult
+from textual.widgets import Markdown
 
-from planview.plan.document import parse_plan, parse_tokens  # noqa: E402
-from planview.tui.review.app import ReviewApp  # noqa: E402
-from planview.tui.review.body import PlanBody  # noqa: E402
-from planview.tui.review.render import SectionRenderer  # noqa: E402
+from planview.plan.document import parse_plan, parse_tokens
+from planview.tui.review.app import ReviewApp
+from planview.tui.review.body import PlanBody
+from planview.tui.review.render import SectionRenderer
 
 REPO = Path(__file__).resolve().parent.parent
 LONG_SAMPLE = REPO / "plans" / "2026-01-15-0900-billing-platform-migration.md"

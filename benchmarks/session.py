@@ -26,10 +26,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from planview.session.providers.scripted import ScriptedProvider  # noqa: E402
-from planview.session.session import Session  # noqa: E402
-from planview.session.tools.base import ToolContext  # noqa: E402
-from planview.session.tools.registry import REGISTRY  # noqa: E402
+from planview.session.providers.scripted import ScriptedProvider
+from planview.session.session import Session
+from planview.session.tools.base import ToolContext
+from planview.session.tools.registry import REGISTRY
 
 PLAN = "# Bench\n\n## Goal\n\nMeasure.\n\n## Steps\n\n- [ ] Edit the files\n- [ ] Check them\n"
 

@@ -210,7 +210,7 @@ def _stdout_as_a_closed_pipe() -> None:
     if write_end != 1:
         os.dup2(write_end, 1)
         os.close(write_end)
-    sys.stdout = open(1, "w", closefd=False)  # noqa: SIM115 - lives as long as the process
+    sys.stdout = open(1, "w", closefd=False)
 
 
 def _stdout_closed() -> int:

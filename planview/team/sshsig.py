@@ -45,7 +45,7 @@ def sign(message: bytes, key: Path) -> str:
     return signature.strip() + "\n"
 
 
-def _with_files(signers: bytes, signature: str):  # noqa: ANN202 - a small context helper
+def _with_files(signers: bytes, signature: str):
     folder = tempfile.TemporaryDirectory(prefix="planview-sig-")
     signers_path = Path(folder.name, "allowed_signers")
     sig_path = Path(folder.name, "message.sig")

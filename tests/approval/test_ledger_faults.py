@@ -212,7 +212,7 @@ def _in_thread_with_timeout(fn, seconds: float = 5.0) -> BaseException | None:
     def run() -> None:
         try:
             fn()
-        except BaseException as exc:  # noqa: BLE001 - handed back to the test
+        except BaseException as exc:
             box["error"] = exc
         box["done"] = True  # type: ignore[assignment]
 

@@ -11,7 +11,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness.install import INSTALL_COMMAND, bin_dir, missing  # noqa: E402
+from harness.install import INSTALL_COMMAND, bin_dir, missing
 
 PLANVIEW = Path(sys.executable).with_name("planview")
 

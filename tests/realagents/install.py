@@ -11,7 +11,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness.install import install  # noqa: E402
+from harness.install import install
 
 if __name__ == "__main__":
     sys.exit(install())

@@ -30,7 +30,7 @@ from planview.session.providers.scripted import ScriptedProvider, parse_script
 from planview.session.session import Session
 
 sys.path.insert(0, str(Path(__file__).parent))
-import hostile_repo  # noqa: E402
+import hostile_repo
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 

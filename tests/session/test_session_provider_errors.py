@@ -23,7 +23,7 @@ class Failing:
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+            def do_POST(self) -> None:
                 self.rfile.read(int(self.headers.get("content-length", 0)))
                 status, body = outer.answers.pop(0)
                 sse = isinstance(body, list)
@@ -256,7 +256,7 @@ class CutServer:
         body = "".join(line + "\n\n" for line in lines).encode()
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+            def do_POST(self) -> None:
                 self.rfile.read(int(self.headers.get("content-length", 0)))
                 self.send_response(200)
                 self.send_header("content-type", "text/event-stream")

@@ -113,7 +113,7 @@ class Loopback:
         outer = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 - http.server's naming
+            def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("content-length", 0)))
                 outer.requests.append(json.loads(body))
                 outer.paths.append(self.path)

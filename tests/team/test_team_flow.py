@@ -76,7 +76,7 @@ def test_notes_deleted_fails(team: Team, approved: dict[str, str]) -> None:
     assert all("refs/notes/planview/approvals is absent" in f["reason"] for f in report["findings"])
 
 
-def _rewrite_notes(team: Team, clone: Path, edit) -> None:  # noqa: ANN001
+def _rewrite_notes(team: Team, clone: Path, edit) -> None:
     base = team.git(clone, "rev-parse", "origin/main")
     lines = team.git(clone, "notes", "--ref=planview/approvals", "show", base).splitlines()
     new = [edit(json.loads(ln)) if ln.strip() else ln for ln in lines]
@@ -93,7 +93,7 @@ def _rewrite_notes(team: Team, clone: Path, edit) -> None:  # noqa: ANN001
         ("scope", ["**"], "the signed scope is not the plan's scope"),
     ],
 )
-def test_an_edited_record_fails(team: Team, approved: dict[str, str], field: str, value, reason: str) -> None:  # noqa: ANN001
+def test_an_edited_record_fails(team: Team, approved: dict[str, str], field: str, value, reason: str) -> None:
     clone = third_clone(team, f"edited-{field}")
 
     def edit(record: dict) -> str:

@@ -79,17 +79,17 @@ class ModelServer:
             def log_message(self, *args: Any) -> None:  # quiet: the log is ours
                 pass
 
-            def do_HEAD(self) -> None:  # noqa: N802 - Claude Code probes the base URL
+            def do_HEAD(self) -> None:
                 server._log("HEAD", self.path, None, False)
                 self.send_response(200)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 
-            def do_GET(self) -> None:  # noqa: N802
+            def do_GET(self) -> None:
                 server._log("GET", self.path, None, False)
                 server.side_reply(self, self.path, None)
 
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:
                 length = int(self.headers.get("Content-Length") or 0)
                 raw = self.rfile.read(length) if length else b""
                 try:

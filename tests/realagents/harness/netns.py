@@ -98,13 +98,13 @@ def run_isolated(fn: Callable[..., T], *args: Any, timeout: float = 600, **kwarg
             os.setsid()  # its own process group: everything it starts is ended with it
             enter()
             payload: tuple[str, Any] = ("ok", fn(*args, **kwargs))
-        except BaseException as exc:  # noqa: BLE001 - everything goes back to the parent
+        except BaseException as exc:
             text = "".join(traceback.format_exception(exc))
             payload = ("isolation" if isinstance(exc, IsolationError) else "error", text)
             status = 1
         try:
             data = pickle.dumps(payload)
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             data = pickle.dumps(("error", f"the isolated result cannot be pickled: {exc}"))
             status = 1
         with os.fdopen(write_fd, "wb") as out:
