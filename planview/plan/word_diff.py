@@ -65,14 +65,36 @@ def _merged(pieces: list[Piece]) -> tuple[Piece, ...]:
 
 def _word_pieces(before: str, after: str) -> list[Piece]:
     a, b = tokens(before), tokens(after)
+    opcodes = SequenceMatcher(None, a, b, autojunk=False).get_opcodes()
     out: list[Piece] = []
-    for tag, i1, i2, j1, j2 in SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
-        if tag == "equal":
-            out.append(Piece("equal", "".join(b[j1:j2])))
-            continue
+    deleted: list[str] = []
+    inserted: list[str] = []
+
+    def flush() -> None:
         # Deletions before insertions: "old new" reads in the order an editor would make the change.
-        out.append(Piece("delete", "".join(a[i1:i2])))
-        out.append(Piece("insert", "".join(b[j1:j2])))
+        out.append(Piece("delete", "".join(deleted)))
+        out.append(Piece("insert", "".join(inserted)))
+        deleted.clear()
+        inserted.clear()
+
+    for k, (tag, i1, i2, j1, j2) in enumerate(opcodes):
+        if tag != "equal":
+            deleted += a[i1:i2]
+            inserted += b[j1:j2]
+            continue
+        same = b[j1:j2]
+        # A lone space between two changes belongs to them: "None known" -> "Traffic spikes" is one
+        # replacement, not two words swapped around a space that stayed.
+        between = (deleted or inserted) and k + 1 < len(opcodes)
+        if between and len(same) == 1 and same[0].isspace() and "\n" not in same[0]:
+            deleted += same
+            inserted += same
+            continue
+        if deleted or inserted:
+            flush()
+        out.append(Piece("equal", "".join(same)))
+    if deleted or inserted:
+        flush()
     return out
 
 

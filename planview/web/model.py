@@ -28,6 +28,7 @@ from planview.plan.diff import changed_sections
 from planview.plan.document import parse_plan, split_lines
 from planview.plan.feedback import ReviewComment, parse_feedback, strip_feedback
 from planview.plan.steps import extract_steps
+from planview.plan.word_diff import section_words
 from planview.web.highlight import highlight
 
 _MD = MarkdownIt("commonmark", {"linkify": False}).enable(["table", "strikethrough"]).use(front_matter_plugin)
@@ -255,9 +256,20 @@ def build_page(
     nodes = builder.children(None, commentable=True, items=True)
     document = parse_plan(shown)
     changed: set[int] = set()
+    diffs: list[dict[str, Any]] = []
     if baseline is not None:
         diff = changed_sections(strip_feedback(baseline), shown)
         changed = {c.index for c in diff.changes if c.status != "unchanged"}
+        # The same word diffs as `d` in the terminal and `planview diff` (the page's Changes panel).
+        diffs = [
+            {
+                "i": w.index if w.index >= 0 else None,
+                "title": w.title,
+                "status": w.status,
+                "pieces": [[p.op, p.text] for p in w.pieces],
+            }
+            for w in section_words(strip_feedback(baseline), shown)
+        ]
     sections = [
         {
             "i": s.index,
@@ -282,6 +294,7 @@ def build_page(
         "comments": comments,
         "changed": len(changed),
         "baseline": baseline is not None,
+        "diffs": diffs,
     }
     return PageModel(model)
 

@@ -276,3 +276,26 @@ async def test_e_with_no_block_chosen_edits_the_first_visible_blocks_comment(pla
             assert await browser.js("document.querySelector('.composer textarea').value") == "Say which cache"
     finally:
         await server.stop()
+
+
+async def test_d_shows_the_words_changed_since_the_last_review(plan, home):
+    before = plan.read_text(encoding="utf-8")
+    plan.write_text(before.replace("Make reads fast.", "Make <b>writes</b> fast."), encoding="utf-8")
+    server = await served(plan, home, approve=False, baseline=before)
+    try:
+        async with Browser(1280, 900) as browser:
+            await open_page(browser, server)
+            assert await browser.js("document.getElementById('changes').hidden") is True
+            await browser.key("d", "KeyD")
+            assert await browser.js("document.getElementById('changes').hidden") is False
+            dels = await browser.js("[...document.querySelectorAll('#changes del')].map(e => e.textContent)")
+            ins = await browser.js("[...document.querySelectorAll('#changes ins')].map(e => e.textContent)")
+            assert dels == ["reads"] and ins == ["<b>writes</b>"]
+            assert (
+                await browser.js("document.querySelectorAll('#changes b').length") == 0
+            )  # text, never markup
+            assert "§ Goal · changed" in await browser.js("document.querySelector('#changes h3').textContent")
+            await browser.click(".diff-toggle")
+            assert await browser.js("document.getElementById('changes').hidden") is True
+    finally:
+        await server.stop()

@@ -111,3 +111,17 @@ def test_our_href_filter_holds_even_if_the_parser_let_a_script_url_through():
     inline = permissive.parse("[a](javascript:alert(1)) [b](JAVASCRIPT:x) [c](vbscript:x) [d](https://ok)")[1]
     hrefs = [r["href"] for r in _inline(inline.children) if isinstance(r, dict)]
     assert hrefs == [None, None, None, "https://ok"]
+
+
+def test_the_page_carries_the_word_diffs_of_the_changed_sections():
+    before = "# P\n\n## Goal\n\nShip to staging.\n\n## Steps\n\n- [ ] one\n\n## Old\n\ngone\n"
+    now = before.replace("staging", "production").replace("## Old\n\ngone\n", "## New\n\nhere\n")
+    diffs = model(now, baseline=before)["diffs"]
+    assert [(d["title"], d["status"]) for d in diffs] == [
+        ("Goal", "changed"),
+        ("New", "added"),
+        ("Old", "removed"),
+    ]
+    assert ["delete", "staging"] in diffs[0]["pieces"] and ["insert", "production"] in diffs[0]["pieces"]
+    assert diffs[2]["i"] is None
+    assert model(now)["diffs"] == [] and model(before, baseline=before)["diffs"] == []

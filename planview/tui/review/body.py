@@ -28,6 +28,10 @@ from planview.tui.review.first_frame import after_first_frame
 from planview.tui.review.lines import Anchor, Keep, LaidOutLines, SectionAnchor
 from planview.tui.review.render import GUTTER, RenderTheme, SectionRenderer
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from planview.plan.word_diff import Piece
+
 # Layout is progressive. The very first frame gets one screenful and nothing more; later layouts
 # (resize, reload) render at least FIRST_BUDGET seconds' worth at once; the rest is laid out in
 # CHUNK-second slices between frames, so a 10,000-line plan paints as fast as a short one and keys
@@ -75,6 +79,8 @@ class PlanBody(ScrollView, can_focus=True):
         self._first_frame = False  # a frame has been drawn for real: slices may run
         self._awaiting_frame = False  # `_first_frame_drawn` is scheduled
         self._base_style: Style | None = None  # while a paint runs (`render_lines`)
+        # `d`: the changed sections drawn as word diffs against the last review (by section index).
+        self.diffs: dict[int, tuple[Piece, ...]] | None = None
 
     # -- state the screen and the tests read --------------------------------------------------
     @property
@@ -200,6 +206,22 @@ class PlanBody(ScrollView, can_focus=True):
             self.post_message(self.Moved())
         self.refresh()
 
+    @property
+    def show_diff(self) -> bool:
+        return self.diffs is not None
+
+    def set_diff(self, diffs: dict[int, tuple[Piece, ...]] | None) -> None:
+        """Draw these sections as their word diffs (None: as the plan again); the reading position holds."""
+        if diffs == self.diffs:
+            return
+        self.diffs = diffs
+        if self.laid_out.width > 0 and self.document is not None:
+            anchor = self._capture("source")
+            self._layout(self.laid_out.width)
+            self._restore("source", anchor)
+            self.post_message(self.Moved())
+        self.refresh()
+
     def set_theme(self, theme: RenderTheme) -> None:
         if theme == self.render_theme:
             return
@@ -292,6 +314,7 @@ class PlanBody(ScrollView, can_focus=True):
                 count=sections,
                 deadline=deadline,
                 whole=not self.partial,
+                diffs=self.diffs,
             )
             short = len(laid_out.strips) < lines or laid_out.done < sections
             if not (short and wait and self.partial and self.more is not None):

@@ -19,10 +19,11 @@ from textual.widgets import Static
 KEYS: tuple[tuple[str, str], ...] = (
     ("↑ ↓  k j", "a line"),
     ("PgUp PgDn  b space", "a page (one line of overlap)"),
-    ("u d", "half a page"),
+    ("u  ctrl+d", "half a page up / down"),
     ("g G  Home End", "top / bottom"),
     ("mouse wheel", "scroll"),
     ("n p", "next / previous section"),
+    ("d", "diff: the words changed since your last review"),
     ("f", "front matter: show / fold"),
     ("a", "approve & run"),
     ("r", "refine: write what should change"),

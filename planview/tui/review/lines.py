@@ -7,7 +7,7 @@ screenful, then slices between frames) and draws the rows on screen from it.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from time import perf_counter
 from typing import Literal
@@ -19,6 +19,10 @@ from textual.strip import Strip
 from planview.plan.document import Section
 from planview.tui.review.render import GUTTER, SectionRenderer
 from planview.tui.review.theme import RenderTheme
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from planview.plan.word_diff import Piece
 
 Keep = Literal["source", "section", "top"]
 
@@ -64,11 +68,13 @@ class LaidOutLines:
         count: int = 0,
         deadline: float = 0.0,
         whole: bool = True,
+        diffs: Mapping[int, tuple[Piece, ...]] | None = None,
     ) -> None:
         """Lay out further sections until `lines` lines and `count` sections exist and `deadline` passed.
 
         Each section is rendered by `renderer` at this width in `theme`, its front matter in full
         when `front_matter`. `whole`: `sections` are all of the plan's (not a long plan's first ones).
+        `diffs`: sections drawn as their word diff instead (`d`), by index.
         """
         render, width = renderer.render, self.width
         strips, sources, starts = self.strips, self.sources, self.starts
@@ -76,7 +82,11 @@ class LaidOutLines:
             len(strips) < lines or self.done < count or perf_counter() < deadline
         ):
             section = sections[self.done]
-            rendered = render(section.text, width, theme, front_matter)
+            pieces = diffs.get(self.done) if diffs else None
+            if pieces is not None:
+                rendered = renderer.render_diff(pieces, width, theme)
+            else:
+                rendered = render(section.text, width, theme, front_matter)
             starts.append(len(strips))
             strips.extend(rendered.lines)
             base = section.start

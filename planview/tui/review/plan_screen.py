@@ -42,6 +42,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from planview.plan.decision import ReviewDecision  # noqa: F401  (the Screen["ReviewDecision"] base)
     from planview.plan.diff import SectionDiff
+    from planview.plan.word_diff import SectionWords
 
 
 # A plan longer than this opens with only its first PREFIX_LINES lines parsed, so the first screen
@@ -215,9 +216,39 @@ class PlanScreen(Screen["ReviewDecision"]):
             changed_sections(self._marker_baseline, text) if self._marker_baseline is not None else None
         )
         self.body.empty_message = "This plan is empty"
+        if self.body.show_diff:  # a reload while `d` is on: the diffs of the new text
+            words = self.word_diffs() or ()
+            self.body.diffs = {w.index: w.pieces for w in words if w.index >= 0}
         self.body.show(parse_plan("") if self.empty else self.document, changed_indices(self.diff), keep=keep)  # type: ignore[arg-type]
         self._schedule_baseline_save(text)
         self._update_rows()
+
+    # -- word diffs (`d`) ---------------------------------------------------------------------
+    def word_diffs(self) -> tuple[SectionWords, ...] | None:
+        """The changed sections word by word against the last review; None with nothing to compare."""
+        self._finish_loading()
+        if self._marker_baseline is None or self.text is None or self.empty:
+            return None
+        from planview.plan.word_diff import section_words
+
+        return section_words(self._marker_baseline, self.text)
+
+    def show_word_diffs(self, on: bool) -> str:
+        """Draw the changed sections as word diffs (or the plan again); the sentence for the reader."""
+        if not on:
+            self.body.set_diff(None)
+            return ""
+        words = self.word_diffs()
+        if words is None:
+            return "There is no earlier review of this plan to compare with."
+        shown = {w.index: w.pieces for w in words if w.index >= 0}
+        removed = [clean_text(w.title) or "Preamble" for w in words if w.status == "removed"]
+        if not shown and not removed:
+            return "Nothing changed since your last review."
+        self.body.set_diff(shown)
+        what = f"{len(shown)} section{'s' if len(shown) != 1 else ''} changed since your last review, word by word"
+        gone = f"; removed: {', '.join(removed[:3])}{', …' if len(removed) > 3 else ''}" if removed else ""
+        return f"{what}{gone}. d shows the plan again."
 
     def _schedule_baseline_save(self, text: str) -> None:
         if self._baselines is not None and self._unsaved is None:

@@ -38,6 +38,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from pygments.lexer import Lexer
 
+    from planview.plan.word_diff import Piece
+
 # C0 (but the line feed), DEL and C1 controls: a last line of defence after the gate's sanitiser.
 _CONTROLS = {c: None for c in [*range(0x00, 0x0A), *range(0x0B, 0x20), *range(0x7F, 0xA0)]}
 _TASK_TEXT = re.compile(r"^\[[ xX~]\](?:\s+|$)")
@@ -388,7 +390,7 @@ class SectionRenderer:
     """Renders section text to lines, cached by (section text, width, theme)."""
 
     def __init__(self, max_entries: int = 8192) -> None:
-        self._cache: OrderedDict[tuple[str, int, RenderTheme, bool], RenderedSection] = OrderedDict()
+        self._cache: OrderedDict[tuple[object, ...], RenderedSection] = OrderedDict()
         self._max = max_entries
         self._md = markdown()
         self._consoles: dict[int, Console] = {}
@@ -432,6 +434,25 @@ class SectionRenderer:
             self._cache.popitem(last=False)
         return rendered
 
+    def render_diff(self, pieces: tuple[Piece, ...], width: int, theme: RenderTheme) -> RenderedSection:
+        """A changed section as its source lines with deleted and inserted words marked (`d`)."""
+        width = max(1, width)
+        key = ("diff", pieces, width, theme)
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
+        console = self._console(width)
+        painter = _Painter(console, theme, self.quick, False)
+        rendered = _strips(
+            [(piece, src) for line, src in diff_lines(pieces, theme) for piece in painter.wrap(line, width)],
+            console,
+            width,
+        )
+        self._cache[key] = rendered
+        if len(self._cache) > self._max:
+            self._cache.popitem(last=False)
+        return rendered
+
     def _render(self, text: str, width: int, theme: RenderTheme, front_matter: bool) -> RenderedSection:
         console = self._console(width)
         painter = _Painter(console, theme, self.quick, front_matter)
@@ -439,21 +460,48 @@ class SectionRenderer:
         lines = painter.blocks(tree(self._md.parse(cleaned)), width)
         last = max(0, cleaned.count("\n"))
         lines.append((Text(""), min(last, lines[-1][1] if lines else 0)))  # the gap before the next section
-        strips = []
-        sources = []
-        simplify = Segment.simplify
-        for line, src in lines:
-            if line.spans or not line.style:
-                segments = [s for s in line.render(console) if s.text]
-            else:  # Text.render drops the base style of a line without spans
-                segments = [Segment(line.plain, console.get_style(line.style))] if line.plain else []
-            # One Strip per line where it fits (every Strip made costs its caches).
-            strip = Strip(simplify(segments))
-            if strip.cell_length > width:
-                strip = strip.crop(0, width)
-            strips.append(strip)
-            sources.append(src)
-        return RenderedSection(tuple(strips), tuple(sources), painter.plain_code)
+        return _strips(lines, console, width, painter.plain_code)
+
+
+def _strips(lines: list[_Line], console: Console, width: int, plain_code: bool = False) -> RenderedSection:
+    strips = []
+    sources = []
+    simplify = Segment.simplify
+    for line, src in lines:
+        if line.spans or not line.style:
+            segments = [s for s in line.render(console) if s.text]
+        else:  # Text.render drops the base style of a line without spans
+            segments = [Segment(line.plain, console.get_style(line.style))] if line.plain else []
+        # One Strip per line where it fits (every Strip made costs its caches).
+        strip = Strip(simplify(segments))
+        if strip.cell_length > width:
+            strip = strip.crop(0, width)
+        strips.append(strip)
+        sources.append(src)
+    return RenderedSection(tuple(strips), tuple(sources), plain_code)
+
+
+def diff_lines(pieces: tuple[Piece, ...], theme: RenderTheme) -> list[_Line]:
+    """The section's lines (current text, with what was deleted kept in place), words styled by
+    what happened to them; each with the 0-based source line of the current text it belongs to.
+    A final blank line is the gap before the next section, as in the rendered view."""
+    styles = theme.styles
+    marks = {"insert": styles["diff_insert"], "delete": styles["diff_delete"], "equal": Style()}
+    lines: list[_Line] = [(Text(), 0)]
+    source = 0
+    for piece in pieces:
+        parts = clean_text(piece.text).split("\n")
+        for k, part in enumerate(parts):
+            if k:
+                if piece.op != "delete":
+                    source += 1
+                lines.append((Text(), source))
+            if part:
+                lines[-1][0].append(part, marks[piece.op])
+    if len(lines) > 1 and not lines[-1][0].plain:
+        lines.pop()  # the text's own last newline
+    lines.append((Text(""), lines[-1][1]))
+    return lines
 
 
 def strip_text(strip: Strip) -> str:

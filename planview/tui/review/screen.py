@@ -50,8 +50,9 @@ class ReviewScreen(PlanScreen):
         Binding("j", "lines(1)", show=False),
         Binding("b", "pages(-1)", show=False),
         Binding("space", "pages(1)", show=False),
-        Binding("u", "half(-1)", show=False),
-        Binding("d", "half(1)", show=False),
+        Binding("u,ctrl+u", "half(-1)", show=False),
+        Binding("ctrl+d", "half(1)", show=False),
+        Binding("d", "diff", show=False),
         Binding("g", "top", show=False),
         Binding("G,shift+g", "bottom", show=False),
         Binding("n", "section(1)", show=False),
@@ -261,6 +262,13 @@ class ReviewScreen(PlanScreen):
         else:
             self.body.previous_section()
         self._update_position()
+
+    def action_diff(self) -> None:
+        """`d`: the changed sections word by word against the last review, or the plan again."""
+        if self.editing:
+            return
+        self._set_notice(self.show_word_diffs(not self.body.show_diff))
+        self._update_rows()
 
     def action_front_matter(self) -> None:
         if not self.editing:

@@ -28,6 +28,7 @@ class RenderTheme:
     accent: str = "#fea62b"
     success: str = "#4ebf71"
     warning: str = "#fea62b"
+    error: str = "#f14c4c"
     code_background: str = "#1e1e1e"
     link: str = "#5fafff"
 
@@ -53,6 +54,9 @@ class RenderTheme:
             "rule": Style(color=self.muted),
             "table_header": Style(bold=True, color=self.foreground),
             "table_border": Style(color=self.muted),
+            # `d`: what a refinement changed (colour and a line style, so it reads without colour too).
+            "diff_insert": Style(color=self.success, underline=True),
+            "diff_delete": Style(color=self.error, strike=True),
         }
 
     @cached_property
@@ -99,6 +103,7 @@ def theme_from_variables(name: str, dark: bool, variables: dict[str, str]) -> Re
         accent=solid("text-accent" if "text-accent" in variables else "accent", "#ffc473"),
         success=solid("text-success" if "text-success" in variables else "success", "#8ad4a1"),
         warning=solid("warning", "#fea62b"),
+        error=solid("text-error" if "text-error" in variables else "error", "#f14c4c"),
         code_background=solid("surface" if dark else "panel", "#1e1e1e"),
         link=solid("text-primary" if "text-primary" in variables else "primary", "#5fafff"),
     )

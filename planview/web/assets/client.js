@@ -419,6 +419,10 @@
       facts.appendChild(changed);
     }
     side.appendChild(facts);
+    if (data.diffs && data.diffs.length) {
+      ui.diffButton = button("Show changes (d)", "btn diff-toggle", toggleDiff, "The words changed since your last review (d)");
+      side.appendChild(ui.diffButton);
+    }
     var list = el("ul", "outline");
     ui.links = [];
     data.sections.forEach(function (s) {
@@ -521,6 +525,7 @@
       ["s", "save feedback into the plan file"],
     ];
     if (data.approve) keys.push(["a", "approve & run"]);
+    if (data.diffs && data.diffs.length) keys.push(["d", "show / hide the words changed since your last review"]);
     keys.push(["Esc", "close the composer, this sheet, then the review"], ["?", "this sheet"]);
     keys.forEach(function (pair) {
       dl.appendChild(el("dt", null, pair[0]));
@@ -532,6 +537,35 @@
       if (event.target === sheet) toggleSheet();
     });
     return sheet;
+  }
+
+  // -- word diffs (d): what changed since the last review, the same pieces as `planview diff` ----
+  function buildDiff() {
+    var panel = el("section", "diff");
+    panel.id = "changes";
+    panel.hidden = true;
+    panel.setAttribute("aria-label", "Changes since your last review");
+    panel.appendChild(el("h2", null, "Changes since your last review"));
+    data.diffs.forEach(function (d) {
+      var box = el("div", "diff-section " + d.status);
+      box.appendChild(el("h3", null, "§ " + (d.title || "Preamble") + " · " + d.status));
+      var pre = el("pre");
+      d.pieces.forEach(function (piece) {
+        var op = piece[0];
+        // Text nodes only: a plan's text never becomes markup.
+        pre.appendChild(op === "equal" ? document.createTextNode(piece[1]) : el(op === "insert" ? "ins" : "del", null, piece[1]));
+      });
+      box.appendChild(pre);
+      panel.appendChild(box);
+    });
+    return panel;
+  }
+
+  function toggleDiff() {
+    if (!ui.diff) return;
+    ui.diff.hidden = !ui.diff.hidden;
+    if (ui.diffButton) ui.diffButton.textContent = ui.diff.hidden ? "Show changes (d)" : "Hide changes (d)";
+    if (!ui.diff.hidden) ui.diff.scrollIntoView({ block: "start" });
   }
 
   function toggleSheet() {
@@ -693,6 +727,9 @@
         setCurrent(at, true);
         openComposer(at, "", mine[mine.length - 1]);
       }
+    } else if (key === "d" && ui.diff) {
+      event.preventDefault();
+      toggleDiff();
     } else if (key === "s") {
       event.preventDefault();
       save_();
@@ -731,6 +768,10 @@
     layout.appendChild(buildSide());
     ui.main = el("main", "doc");
     ui.main.id = "doc";
+    if (data.diffs && data.diffs.length) {
+      ui.diff = buildDiff();
+      ui.main.appendChild(ui.diff);
+    }
     data.nodes.forEach(function (node) {
       render(node, ui.main, 0);
     });
