@@ -119,7 +119,7 @@ async def test_gauge_at_top_middle_and_end(tmp_path: Path) -> None:
         assert screen.gauge_text == f"lines {total - height + 1}–{total} of {total} (100%)"
         await pilot.press("g")
         assert body.top_line == 0
-        await pilot.press("d")
+        await pilot.press("ctrl+d")
         assert body.top_line == height // 2
         await pilot.press("u", "j", "j", "k")
         assert body.top_line == 1

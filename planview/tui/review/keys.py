@@ -19,7 +19,7 @@ from textual.widgets import Static
 KEYS: tuple[tuple[str, str], ...] = (
     ("↑ ↓  k j", "a line"),
     ("PgUp PgDn  b space", "a page (one line of overlap)"),
-    ("u  ctrl+d", "half a page up / down"),
+    ("u ctrl+u  ctrl+d", "half a page up / down"),
     ("g G  Home End", "top / bottom"),
     ("mouse wheel", "scroll"),
     ("n p", "next / previous section"),
