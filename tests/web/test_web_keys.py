@@ -23,5 +23,7 @@ def test_the_sheet_lists_every_key_the_page_handles() -> None:
     listed = {
         key.strip() for entry in re.findall(r'\["([^"]+)", "[^"]+"\]', sheet) for key in entry.split(" / ")
     }
-    assert handled == {"Escape", "?", "j", "k", "c", "e", "s", "a", "d"}, handled  # what this test was written for
+    assert handled == {"Escape", "?", "j", "k", "c", "e", "s", "a", "d"}, (
+        handled
+    )  # what this test was written for
     assert {"Esc" if key == "Escape" else key for key in handled} == listed
