@@ -183,3 +183,27 @@ def test_an_approval_on_another_history_fails(team: Team, approved: dict[str, st
     code, report = verify(team, clone)
     assert code == 1
     assert "is not an ancestor of head (approved on another history)" in reasons(report)
+
+
+def test_the_ci_workflow_runs_as_written(team: Team, approved: dict[str, str]) -> None:
+    """docs/ci/planview-verify.yml's own commands, in a checkout of the head as actions/checkout makes it."""
+    import shlex
+    import subprocess
+    import sys
+
+    workflow = (Path(__file__).resolve().parents[2] / "docs" / "ci" / "planview-verify.yml").read_text()
+    assert "fetch-depth: 0" in workflow
+    runs = [ln.split("run:", 1)[1].strip() for ln in workflow.splitlines() if ln.strip().startswith("run:")]
+    runs = [r.replace("${{ github.base_ref }}", "main") for r in runs if "pip install" not in r]
+    assert len(runs) == 2 and runs[1].startswith("planview verify --base")
+    clone = team.base / "gha"
+    team.git(team.base, "init", "-q", str(clone))
+    team.git(clone, "remote", "add", "origin", str(team.remote))
+    team.git(clone, "fetch", "-q", "origin", approved["c2"])
+    team.git(clone, "checkout", "-q", "--detach", approved["c2"])
+    planview = f"{shlex.quote(sys.executable)} -m planview"
+    for line in runs:
+        command = line.replace("planview verify", f"{planview} verify", 1)
+        done = subprocess.run(command, shell=True, cwd=clone, env=team.env, capture_output=True, text=True)
+        assert done.returncode == 0, (command, done.stdout, done.stderr)
+    assert done.stdout.strip().endswith("verified")
