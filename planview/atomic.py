@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import errno
 import os
-import re
 import stat
 import time
 from pathlib import Path
+
+from planview.lazy_regex import LazyPattern
 
 try:
     import fcntl
@@ -32,7 +33,7 @@ _O_DIRECTORY = getattr(os, "O_DIRECTORY", 0)
 _O_BINARY = getattr(os, "O_BINARY", 0)
 
 
-_TEMP_NAME = re.compile(r"^\..+\.[0-9a-f]{12}\.tmp$")
+_TEMP_NAME = LazyPattern(r"^\..+\.[0-9a-f]{12}\.tmp$")
 STALE_AFTER = 2.0  # seconds: a live writer flocks its temp file at once; this only covers that gap
 _swept: set[tuple[int, int]] = set()  # folders swept by this process (st_dev, st_ino)
 

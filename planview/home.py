@@ -17,7 +17,6 @@ user made (untracked: the home ignores itself) still works, to keep plans in ano
 from __future__ import annotations
 
 import os
-import re
 import stat
 from collections import namedtuple
 from pathlib import Path
@@ -25,6 +24,7 @@ from pathlib import Path
 from planview.atomic import atomic_write
 from planview.errors import PlanviewError
 from planview.fileguard import NotAFileError, TooLargeError, read_regular
+from planview.lazy_regex import LazyPattern
 
 __all__ = [
     "CONFIG_NAME",
@@ -127,7 +127,7 @@ _DISCOVERY_ENV = (
 )
 # A config that moves the work tree or makes the repository bare: git decides the toplevel then.
 _MOVES_WORK_TREE = (b"worktree", b"bare")
-_HEX_HEAD = re.compile(rb"[0-9a-f]{40}|[0-9a-f]{64}")  # a detached HEAD (SHA-1 or SHA-256)
+_HEX_HEAD = LazyPattern(rb"[0-9a-f]{40}|[0-9a-f]{64}")  # a detached HEAD (SHA-1 or SHA-256)
 
 
 def _walk_to_git(folder: str) -> str | None:

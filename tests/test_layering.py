@@ -169,6 +169,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "planview",  # the package itself holds only __version__
             "planview.errors",
+            "planview.lazy_regex",
             "planview.atomic",
             "planview.textsafe",
             "planview.home",

@@ -222,7 +222,7 @@ class AgentRequests(SessionBase):
         if decision.allowed and decision.call.name == "bash" and decision.call.builtin:
             problem = perm.agent_git_refusal(self.project_root)
             if problem is not None:
-                return replace(decision, allowed=False, reason=problem)
+                return decision._replace(allowed=False, reason=problem)
         return decision
 
     def _plan_refusal(self, reason: str) -> str:

@@ -13,20 +13,24 @@ PreToolUse) *and*, for PermissionRequest, where exit 2 is not honoured, an expli
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any
+from collections import namedtuple
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the hook's start-up)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
 
 __all__ = ["HookAnswer", "allow", "deny", "failure", "pass_through", "permission_allow", "permission_deny"]
 
 
-@dataclass(frozen=True)
-class HookAnswer:
+# A named tuple, not a dataclass: made on every hook call (benchmarks/README.md).
+class HookAnswer(namedtuple("HookAnswer", "exit_code stdout stderr", defaults=("", ""))):
     """What the hook prints on stdout and stderr and the status it exits with."""
 
+    __slots__ = ()
     exit_code: int
-    stdout: str = ""
-    stderr: str = ""
+    stdout: str  # default ""
+    stderr: str  # default ""
 
     @property
     def payload(self) -> Mapping[str, Any] | None:

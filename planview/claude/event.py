@@ -9,15 +9,25 @@ type-checked, and the session id must be a plain token (it names a state file).
 from __future__ import annotations
 
 import json
-import re
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections import namedtuple
 from pathlib import Path
-from typing import Any
 
 from planview.errors import PlanviewError
 
-__all__ = ["EVENTS", "MAX_EVENT_BYTES", "HookEvent", "HookInputError", "event_name_hint", "parse_event"]
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the hook's start-up)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+__all__ = [
+    "EVENTS",
+    "MAX_EVENT_BYTES",
+    "HookEvent",
+    "HookInputError",
+    "event_name_hint",
+    "is_session_id",
+    "parse_event",
+]
 
 EVENTS = ("PreToolUse", "PermissionRequest")
 PERMISSION_MODES = ("default", "plan", "acceptEdits", "auto", "dontAsk", "bypassPermissions")
@@ -25,24 +35,37 @@ PERMISSION_MODES = ("default", "plan", "acceptEdits", "auto", "dontAsk", "bypass
 # bounded, so a runaway producer cannot make the hook (which runs before every call) eat memory.
 MAX_EVENT_BYTES = 8 * 1024 * 1024
 MAX_DEPTH = 64
-_SESSION_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+# A session id names a state file: `[A-Za-z0-9][A-Za-z0-9._-]{0,127}`, checked without a regex (no
+# pattern compiled on the hook's start-up).
+_ID_FIRST = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+_ID_REST = _ID_FIRST | frozenset("._-")
+
+
+def is_session_id(text: str) -> bool:
+    """True for a plain token `[A-Za-z0-9][A-Za-z0-9._-]{0,127}` (it names a state file)."""
+    return 0 < len(text) <= 128 and text[0] in _ID_FIRST and all(ch in _ID_REST for ch in text)
 
 
 class HookInputError(PlanviewError):
     """The hook's stdin is not an event planview can decide; the call is denied."""
 
 
-@dataclass(frozen=True)
-class HookEvent:
+# A named tuple, not a dataclass: the hook makes one before every tool call (benchmarks/README.md).
+class HookEvent(
+    namedtuple(
+        "HookEvent", "name session_id cwd permission_mode tool_name tool_input tool_use_id", defaults=("",)
+    )
+):
     """A checked Claude Code hook event: the tool call Claude asks about, and where and in which mode."""
 
+    __slots__ = ()
     name: str  # hook_event_name: PreToolUse | PermissionRequest
     session_id: str
     cwd: Path
     permission_mode: str  # Claude's own mode; "" when Claude did not say
     tool_name: str
     tool_input: Mapping[str, Any]
-    tool_use_id: str = ""
+    tool_use_id: str  # "" when Claude did not send one
 
     @property
     def claude_plan_mode(self) -> bool:
@@ -87,6 +110,8 @@ def event_name_hint(raw: bytes) -> str:
     """
     if len(raw) > MAX_EVENT_BYTES:
         return ""
+    import re  # only for an event that failed to parse
+
     match = re.search(rb'"hook_event_name"\s*:\s*"(PreToolUse|PermissionRequest)"', raw)
     return match.group(1).decode() if match else ""
 
@@ -115,7 +140,7 @@ def parse_event(raw: bytes) -> HookEvent:
     if name not in EVENTS:
         raise HookInputError(f"planview handles PreToolUse and PermissionRequest, not {name[:40]!r}")
     session_id = _field(data, "session_id")
-    if _SESSION_ID.fullmatch(session_id) is None:
+    if not is_session_id(session_id):
         raise HookInputError("the hook event's session_id is not a plain identifier")
     cwd = _field(data, "cwd")
     if "\x00" in cwd or not Path(cwd).is_absolute():

@@ -17,20 +17,19 @@ function in front of it.
 from __future__ import annotations
 
 import os
-import re
 import shlex
 from collections.abc import Mapping
 from pathlib import Path
 
+from planview.lazy_regex import LazyPattern
+
 __all__ = ["neutralised_command"]
 
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_NAME = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def neutralised_command(command: str, root: Path, environ: Mapping[str, str] | None = None) -> str:
     """`command` wrapped so git runs with planview's plan environment (one git call to build it)."""
-    import shutil
-
     from planview.gate.git_env import plan_env_now, plan_script
 
     inherited = dict(os.environ if environ is None else environ)
@@ -43,7 +42,7 @@ def neutralised_command(command: str, root: Path, environ: Mapping[str, str] | N
     if exports:
         lines.append("export " + " ".join(f"{name}={shlex.quote(value)}" for name, value in exports))
     script = "\n".join(lines) + "\n" + plan_script(command)
-    bash = shutil.which("bash", path=env["PATH"])
+    bash = _executable_on("bash", env["PATH"])
     if bash is None:
         from planview.errors import PlanviewError
 
@@ -51,3 +50,13 @@ def neutralised_command(command: str, root: Path, environ: Mapping[str, str] | N
             f"plan mode runs git through bash, and no bash was found on PATH ({env['PATH']}); install bash"
         )
     return f"{shlex.quote(bash)} -c {shlex.quote(script)}"
+
+
+def _executable_on(name: str, path: str) -> str | None:
+    """The first executable file `name` in the absolute folders of `path` (shutil.which's search,
+    without importing shutil and the compression modules it loads, and never a relative folder)."""
+    for folder in path.split(os.pathsep):
+        candidate = os.path.join(folder, name)
+        if os.path.isabs(folder) and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            return candidate
+    return None

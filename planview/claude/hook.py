@@ -18,15 +18,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from planview.claude import answer
 from planview.claude.answer import HookAnswer
 from planview.claude.event import HookEvent, HookInputError, event_name_hint, parse_event
 from planview.claude.state import ClaudeState, Pin, SessionState
 from planview.errors import PlanviewError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (this runs before every tool call)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["DEFAULT_TIMEOUT", "handle", "run"]
 
@@ -174,7 +176,7 @@ def _exit_plan_mode(ctx: HookContext) -> HookAnswer:
     previous = ctx.session.plan if ctx.session.plan and os.path.exists(ctx.session.plan) else None
     written = store.write(plan_title(text), text, plan_path=previous)
     plan = Path(written.path)
-    ctx.save(replace(ctx.session, plan=str(plan), mode="plan", pin=None, steps_offered=False))
+    ctx.save(ctx.session._replace(plan=str(plan), mode="plan", pin=None, steps_offered=False))
     seconds = max(1.0, ctx.timeout - REVIEW_MARGIN)
     outcome = choose_reviewer()(plan, canonical, seconds)
     shown = store.relative(plan)
@@ -195,11 +197,8 @@ def _exit_plan_mode(ctx: HookContext) -> HookAnswer:
     if status.state != "approved" or record is None or record.canonical_sha256 != canonical:
         return _refuse(ctx, f"the plan in {shown} is not approved as submitted; call ExitPlanMode again")
     ctx.save(
-        replace(
-            ctx.session,
-            mode="execute",
-            pin=Pin(record.seq, canonical, str(plan), _stat(plan)),
-            steps_offered=False,
+        ctx.session._replace(
+            mode="execute", pin=Pin(record.seq, canonical, str(plan), _stat(plan)), steps_offered=False
         )
     )
     return _approved_answer(ctx, plan, record.seq, text)
@@ -211,7 +210,7 @@ def _approved_answer(ctx: HookContext, plan: Path, seq: int, text: str) -> HookA
     # answers it from the pin: that is the answer that can set Claude's mode.
     if ctx.event.name == "PermissionRequest":
         return answer.permission_allow("acceptEdits")
-    ctx.save(replace(ctx.session, steps_offered=True))
+    ctx.save(ctx.session._replace(steps_offered=True))
     return answer.pass_through(_steps_context(plan, seq, text))
 
 
@@ -270,7 +269,7 @@ def _revoke(ctx: HookContext, pin: Pin) -> HookAnswer:
             sections = _changes_since_pin(approvals, pin, plan)
     except PlanviewError:
         pass  # the ledger's own problem is reported by `planview audit`; the answer is deny either way
-    ctx.save(replace(ctx.session, mode="plan", pin=None, steps_offered=False))
+    ctx.save(ctx.session._replace(mode="plan", pin=None, steps_offered=False))
     named = ", ".join(sections) if sections else ("the file is gone" if not plan.exists() else "formatting")
     from planview.claude.tools import for_claude_mode
 
@@ -298,7 +297,7 @@ def _pinned(ctx: HookContext, pin: Pin) -> HookAnswer:
         text = _plan_text(plan)
         if _canonical(text) != pin.canonical_sha256:
             return _revoke(ctx, pin)
-        ctx.save(replace(ctx.session, pin=replace(pin, stat=stat)))
+        ctx.save(ctx.session._replace(pin=pin._replace(stat=stat)))
     target = event.tool_input.get("file_path")
     if event.tool_name in ("Write", "Edit", "MultiEdit") and isinstance(target, str):
         if os.path.realpath(target) == os.path.realpath(plan):
@@ -311,7 +310,7 @@ def _pinned(ctx: HookContext, pin: Pin) -> HookAnswer:
                 )
     if not ctx.session.steps_offered:
         current = text if text is not None else _plan_text(plan)
-        ctx.save(replace(ctx.session, steps_offered=True))
+        ctx.save(ctx.session._replace(steps_offered=True))
         return answer.pass_through(_steps_context(plan, pin.seq, current))
     return answer.pass_through()
 

@@ -12,47 +12,54 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import asdict, dataclass, field, replace
+from collections import namedtuple
 from pathlib import Path
-from typing import Any, Literal
 
 from planview.atomic import atomic_write
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the hook's start-up)
+if TYPE_CHECKING:
+    from typing import Any, Literal
+
+    SessionMode = Literal["plan", "execute", ""]
+
 __all__ = ["ClaudeState", "Pin", "SessionState"]
 
-SessionMode = Literal["plan", "execute", ""]
 _MAX_STATE_BYTES = 64 * 1024
 
 
-@dataclass(frozen=True)
-class Pin:
+# Named tuples, not dataclasses: read and written on every hook call (benchmarks/README.md).
+class Pin(namedtuple("Pin", "seq canonical_sha256 plan stat", defaults=((0, 0, 0, 0),))):
     """The approval a Claude session executes under: one ledger event, one canonical hash."""
 
+    __slots__ = ()
     seq: int
     canonical_sha256: str
     plan: str  # absolute path of the approved plan file
-    stat: tuple[int, ...] = (
-        0,
-        0,
-        0,
-        0,
-    )  # fileguard.stat_stamp (size, mtime_ns, ctime_ns, inode) when last verified
+    stat: tuple[int, ...]  # fileguard.stat_stamp (size, mtime_ns, ctime_ns, inode) when last verified
 
 
-@dataclass(frozen=True)
-class SessionState:
+class SessionState(
+    namedtuple("SessionState", "mode plan pin steps_offered notes", defaults=("", "", None, False, ()))
+):
     """One Claude Code session as planview remembers it between hook calls (`sessions/<id>.json`)."""
 
-    mode: SessionMode = ""  # "" = follow Claude's permission_mode and the project switch
-    plan: str = ""  # the planview plan file this session's ExitPlanMode writes
-    pin: Pin | None = None
-    steps_offered: bool = False
-    notes: tuple[str, ...] = field(default=())  # one-shot messages for the next answer
+    __slots__ = ()
+    mode: SessionMode  # "" (the default) = follow Claude's permission_mode and the project switch
+    plan: str  # the planview plan file this session's ExitPlanMode writes; default ""
+    pin: Pin | None  # default None
+    steps_offered: bool  # default False
+    notes: tuple[str, ...]  # one-shot messages for the next answer; default ()
 
     def to_json(self) -> dict[str, Any]:
-        data = asdict(self)
-        data["notes"] = list(self.notes)
-        return data
+        pin = None if self.pin is None else {**self.pin._asdict(), "stat": list(self.pin.stat)}
+        return {
+            "mode": self.mode,
+            "plan": self.plan,
+            "pin": pin,
+            "steps_offered": self.steps_offered,
+            "notes": list(self.notes),
+        }
 
     @classmethod
     def from_json(cls, data: Any) -> SessionState:
@@ -137,7 +144,7 @@ class ClaudeState:
     def session(self, session_id: str) -> SessionState:
         state = SessionState.from_json(_read_json(self._session_path(session_id)))
         if state.mode == "execute" and state.pin is None:
-            return replace(state, mode="plan")
+            return state._replace(mode="plan")
         return state
 
     def save(self, session_id: str, state: SessionState) -> None:

@@ -12,14 +12,17 @@ EnterPlanMode / ExitPlanMode through ToolSearch.
 from __future__ import annotations
 
 import os
+from collections import namedtuple
 from collections.abc import Mapping
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from planview.gate.calls import GatePolicy, ToolCall
 from planview.gate.policy import decide
 from planview.gate.read_scope import refusal
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the hook's start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "CHECKED_AGAINST",
@@ -74,10 +77,10 @@ _WORDING = (
 )
 
 
-@dataclass(frozen=True)
-class PlanVerdict:
+class PlanVerdict(namedtuple("PlanVerdict", "allowed reason")):
     """Whether one Claude tool call may run while planning, and why (a refusal names the fix)."""
 
+    __slots__ = ()  # a named tuple, not a dataclass: made on every hook call (benchmarks/README.md)
     allowed: bool
     reason: str
 

@@ -133,9 +133,7 @@ def run_status(args: argparse.Namespace) -> int:
 
 
 def run_plan(args: argparse.Namespace) -> int:
-    from dataclasses import replace
-
-    from planview.claude.event import _SESSION_ID
+    from planview.claude.event import is_session_id
     from planview.claude.state import ClaudeState
     from planview.home import planview_home
 
@@ -145,11 +143,11 @@ def run_plan(args: argparse.Namespace) -> int:
         state.set_project_plan_mode(on)
         print(f"planview: plan mode for Claude Code in this project is {args.switch}")
         return 0
-    if _SESSION_ID.fullmatch(args.session) is None:
+    if not is_session_id(args.session):
         print("planview: --session takes Claude's session_id (letters, digits, . _ -)", file=sys.stderr)
         return 2
     session = state.session(args.session)
-    state.save(args.session, replace(session, mode="plan" if on else "", pin=None if on else session.pin))
+    state.save(args.session, session._replace(mode="plan" if on else "", pin=None if on else session.pin))
     print(
         f"planview: Claude session {args.session} is {'planning (read-only)' if on else 'following Claude'}"
     )

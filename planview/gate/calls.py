@@ -7,13 +7,18 @@ what is wrong, and `parse_json_line` does the same for one line of JSON Lines in
 
 from __future__ import annotations
 
-import json
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Literal
+from collections import namedtuple
+from collections.abc import Mapping
 
 from planview.errors import PlanviewError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the Claude hook's start-up)
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+    from typing import Any, Literal
+
+    Mode = Literal["plan", "execute"]
 
 __all__ = [
     "Decision",
@@ -26,7 +31,6 @@ __all__ = [
     "parse_json_line",
 ]
 
-Mode = Literal["plan", "execute"]
 MODES: tuple[str, ...] = ("plan", "execute")
 
 # Field names a call mapping may carry; "tool" is the CLI's spelling of "name", "inputSchema" is MCP's.
@@ -36,21 +40,25 @@ _KNOWN_KEYS = frozenset({*_NAME_KEYS, *_SCHEMA_KEYS, "input", "annotations", "bu
 _SHOW_LIMIT = 60
 
 
-@dataclass(frozen=True)
-class ToolCall:
+# Named tuples, not dataclasses: the Claude hook builds them before every tool call, and creating a
+# dataclass costs 0.4-1 ms at import plus `dataclasses`/`inspect` themselves (benchmarks/README.md).
+class ToolCall(
+    namedtuple("ToolCall", "name input annotations builtin input_schema", defaults=(None, True, None))
+):
     """One tool call: its name, the JSON object the model sent, and what the runtime knows about the tool."""
 
+    __slots__ = ()
     name: str
     input: Mapping[str, Any]
-    annotations: Mapping[str, Any] | None = None  # MCP annotations, e.g. {"readOnlyHint": True}
-    builtin: bool = True  # one of planview's own tools (control-tool identity)
-    input_schema: Mapping[str, Any] | None = None  # the tool's JSON schema (subagent readOnly check)
+    annotations: Mapping[str, Any] | None  # MCP annotations, e.g. {"readOnlyHint": True}; default None
+    builtin: bool  # one of planview's own tools (control-tool identity); default True
+    input_schema: Mapping[str, Any] | None  # the tool's JSON schema (subagent readOnly check); default None
 
 
-@dataclass(frozen=True)
-class Decision:
+class Decision(namedtuple("Decision", "allowed reason call")):
     """The gate's answer. `call` is the call to run: the gate may rewrite it (subagent forced read-only)."""
 
+    __slots__ = ()
     allowed: bool
     reason: str  # refusal text for the model, naming the fix; "" or a short note when allowed
     call: ToolCall  # for a malformed call: a placeholder with whatever name could be read and no input
@@ -62,8 +70,13 @@ class Decision:
         return self.call
 
 
-@dataclass(frozen=True)
-class GatePolicy:
+class GatePolicy(
+    namedtuple(
+        "GatePolicy",
+        "allow_read_only_hint plans_dir project_root home plan_path_check",
+        defaults=(True, None, None, None, None),
+    )
+):
     """What one gate knows of the project it guards; whoever builds the session's store builds this.
 
     `plan_path_check` is that store's own containment rule (`PlanStore.check_path`): it returns the
@@ -71,13 +84,16 @@ class GatePolicy:
     plan_path is judged by the very store that will write it (its home and project root). Without
     one, a plan_path is judged lexically against `plans_dir`."""
 
-    allow_read_only_hint: bool = True  # config switch: False refuses even tools that declare readOnlyHint
-    plans_dir: Path | None = None  # write_plan's plan_path must be contained here
+    __slots__ = ()
+    allow_read_only_hint: (
+        bool  # config switch (default True): False refuses even tools that declare readOnlyHint
+    )
+    plans_dir: Path | None  # write_plan's plan_path must be contained here
     # Plan-mode git path words and reader paths are resolved (symlinks followed) against it; None
     # leaves the readers' confinement to the readers themselves (gate.read_scope).
-    project_root: Path | None = None
-    home: Path | None = None  # planview's home: plan-mode readers may read its plans too
-    plan_path_check: Callable[[str], object] | None = None  # the plan store's check_path
+    project_root: Path | None
+    home: Path | None  # planview's home: plan-mode readers may read its plans too
+    plan_path_check: Callable[[str], object] | None  # the plan store's check_path
 
 
 class GateRefusal(PlanviewError):
@@ -187,6 +203,8 @@ def _no_constants(token: str) -> Any:
 
 def parse_json_line(line: str) -> ToolCall:
     """One JSON Lines call; MalformedCall for blank lines, bad JSON and bad shapes."""
+    import json
+
     text = line.strip()
     if not text:
         raise MalformedCall("empty line (expected one JSON object per line)")

@@ -8,9 +8,9 @@ Words are checked as git will receive them (quotes removed), options in attached
 
 from __future__ import annotations
 
+from collections import namedtuple
 from collections.abc import Sequence
 from pathlib import Path
-from typing import NamedTuple
 
 from planview.gate.calls import show
 from planview.gate.git_forms import SHAPED
@@ -21,7 +21,10 @@ from planview.gate.shell_words import ShellRefusal, split_chain
 __all__ = ["READ_ONLY_SUBCOMMANDS", "GitCheck", "check_git_command"]
 
 
-class GitCheck(NamedTuple):
+class GitCheck(namedtuple("GitCheck", "allowed reason")):
+    """The git allowlist's verdict on one command, and why (a refusal names the fix)."""
+
+    __slots__ = ()  # collections.namedtuple: typing.NamedTuple imports typing (the hook's start-up)
     allowed: bool
     reason: str
 

@@ -22,7 +22,6 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from planview.errors import PlanviewError
 from planview.gate.calls import (
@@ -35,10 +34,15 @@ from planview.gate.calls import (
     placeholder,
     show,
 )
-from planview.gate.git_shell import FILE_TOOLS_HINT, check_git_command
-from planview.gate.path_guard import schema_takes_path, takes_path
 from planview.gate.read_scope import refusal
-from planview.gate.tool_names import MUTATORS, SHELLS, parts
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the Claude hook's start-up)
+if TYPE_CHECKING:
+    from typing import Any
+
+# git_shell (bash), path_guard (hinted tools) and tool_names (other tools' names) are imported where
+# they are needed: the Claude hook decides a plan-mode Read in a fresh process before every call, and
+# a reader's decision needs none of them.
 
 __all__ = ["READERS", "decide"]
 
@@ -96,6 +100,9 @@ def _plan_mode(call: ToolCall, policy: GatePolicy) -> Decision:
             return _allow(call, "plan control")
         if name == "subagent":
             return _subagent(call)
+    from planview.gate.git_shell import FILE_TOOLS_HINT
+    from planview.gate.tool_names import MUTATORS, SHELLS, parts
+
     names = parts(name)  # compared loosely: "Bash ", "BASH", "mcp__x__write_file"
     if not call.builtin and any(n in CONTROLS for n in names):
         return _deny(
@@ -148,6 +155,8 @@ def _bash(call: ToolCall, policy: GatePolicy) -> Decision:
         return _deny(call, f"bash in plan mode takes only command (and timeout); drop {show(extra[0])}")
     if "command" not in call.input:
         return _deny(call, 'bash needs a command, e.g. {"command": "git status"}')
+    from planview.gate.git_shell import check_git_command
+
     verdict = check_git_command(call.input["command"], policy.project_root)
     if not verdict.allowed:
         return _deny(call, verdict.reason)
@@ -239,6 +248,9 @@ def _subagent(call: ToolCall) -> Decision:
 
 
 def _hinted(call: ToolCall, policy: GatePolicy) -> Decision:
+    from planview.gate.git_shell import FILE_TOOLS_HINT
+    from planview.gate.path_guard import schema_takes_path, takes_path
+
     quoted = show(call.name)
     hint = call.annotations.get("readOnlyHint") if call.annotations is not None else None
     if hint is not True:

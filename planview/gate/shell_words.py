@@ -11,13 +11,17 @@ separators is refused, and the reason names the fix.
 
 from __future__ import annotations
 
-import re
-from typing import NamedTuple
+from collections import namedtuple
+
+from planview.lazy_regex import LazyPattern
 
 __all__ = ["ShellRefusal", "Word", "split_chain"]
 
 
-class Word(NamedTuple):
+class Word(namedtuple("Word", "raw value")):
+    """One shell word: as written, and as bash hands it to the program."""
+
+    __slots__ = ()  # collections.namedtuple: typing.NamedTuple imports typing (the hook's start-up)
     raw: str  # the word as written (quotes and backslashes included)
     value: str  # the word as bash passes it to the program
 
@@ -26,7 +30,8 @@ class ShellRefusal(Exception):
     """The command uses shell syntax plan mode does not run; the message names the fix."""
 
 
-_TOKEN = re.compile(
+_TOKEN = LazyPattern(
+    r"(?s)"  # DOTALL: `.` (meta, and a backslash's next character) takes a newline too
     r"(?P<ws>[ \t]+)"
     r"|(?P<plain>[^ \t'\"\\|&;<>()$`*?\[#{}]+)"
     r"|(?P<sq>'[^']*')"
@@ -35,20 +40,19 @@ _TOKEN = re.compile(
     r"|(?P<and>&&)"
     r"|(?P<semi>;)"
     r"|(?P<brace>[{}])"
-    r"|(?P<meta>.)",
-    re.S,
+    r"|(?P<meta>.)"
 )
 # Anything below space except tab, DEL and the C1 range: never part of a command a model should send.
-_CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
+_CONTROL = LazyPattern(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 # A backslash before one of these escapes shell syntax; a backslash before anything else is taken
 # as a Windows path separator (bash drops it, which is harmless for a read).
 _ESCAPABLE_META = frozenset(" \t|&;<>()$`\\\"'*?[]#~{}!")
 _DQ_SPECIAL = frozenset('$`"\\')
 # Fast path: no quotes, escapes, metacharacters or controls, only && and ; as separators. Such a
 # command's words are exactly its space/tab-separated runs (the common case: git status && git diff).
-_NOT_SIMPLE = re.compile(r"['\"\\|<>()$`*?\[#{}\x00-\x1f\x7f-\x9f]")
-_SIMPLE_SEPARATORS = re.compile(r"&&|;")
-_BLANKS = re.compile(r"[ \t]+")
+_NOT_SIMPLE = LazyPattern(r"['\"\\|<>()$`*?\[#{}\x00-\x1f\x7f-\x9f]")
+_SIMPLE_SEPARATORS = LazyPattern(r"&&|;")
+_BLANKS = LazyPattern(r"[ \t]+")
 
 QUOTE_HINT = "put the text in single quotes, e.g. git log --format='%h %s'"
 CHAIN_HINT = "chain read-only git commands with && or ;"
@@ -185,7 +189,7 @@ def split_chain(command: str) -> list[list[Word]]:
 
 
 # bash expands an unquoted ~ at the start of a word, and after the = of an assignment-shaped word.
-_TILDE = re.compile(r"~|[A-Za-z_][A-Za-z0-9_]*=~")
+_TILDE = LazyPattern(r"~|[A-Za-z_][A-Za-z0-9_]*=~")
 
 
 def _check_tildes(segments: list[list[Word]]) -> None:

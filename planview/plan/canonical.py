@@ -17,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import re
 
+from planview.lazy_regex import LazyPattern
 from planview.plan.document import parse_tokens, split_lines
 from planview.plan.feedback import strip_feedback
 
@@ -24,13 +25,13 @@ from planview.plan.feedback import strip_feedback
 # The one spelling of a checkbox: `steps` reads and edits boxes with it, canonical_text strips them.
 # `(?:[ \t]*>)*`, not `(?:[ \t]*>[ \t]?)*`: the optional blank let each quote level split its blanks
 # two ways, exponential on a deeply quoted line that is not an item (22 levels took 5 s).
-ITEM_LINE = re.compile(
+ITEM_LINE = LazyPattern(
     r"^(?P<prefix>(?:[ \t]*>)*[ \t]*(?:[-*+]|\d{1,9}[.)]))(?P<gap>[ \t]+|$)"
     r"(?P<box>\[(?P<state>[ xX~])\](?=[ \t]|$))?"
 )
 # No leading `[ \t]*` in the pattern: unanchored, it restarted at every blank of a run and was
 # quadratic (a 250 KB line of blanks took minutes); strip_done_markers drops those blanks instead.
-DONE_MARKER = re.compile(r"\[DONE:[ \t]*\d+\]", re.IGNORECASE)
+DONE_MARKER = LazyPattern(r"\[DONE:[ \t]*\d+\]", re.IGNORECASE)
 
 
 def strip_done_markers(text: str) -> str:

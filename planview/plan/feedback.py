@@ -21,9 +21,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from planview.lazy_regex import LazyPattern
 from planview.plan.document import parse_tokens
 
-_COMMENT = re.compile(r"^ {0,3}> ?\[!REVIEW\][ \t]*(.*?)\s*$", re.IGNORECASE)
+_COMMENT = LazyPattern(r"^ {0,3}> ?\[!REVIEW\][ \t]*(.*?)\s*$", re.IGNORECASE)
 _MARKER = "[!review]"
 
 

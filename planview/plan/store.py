@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import os
-import re
 import stat
 import unicodedata
 from collections import namedtuple
@@ -24,6 +23,7 @@ from planview import atomic
 from planview.atomic import atomic_write
 from planview.errors import PlanviewError, not_utf8
 from planview.home import HomeLayout, blocking_file, default_home, ensure_home, find_project_root
+from planview.lazy_regex import LazyPattern
 from planview.plan.errors import (
     PlanChangedError,
     PlanContentError,
@@ -81,7 +81,7 @@ class WrittenPlan(namedtuple("WrittenPlan", "path bytes")):
 
 # ------------------------------------------------------------------------------------------- naming
 
-_NOT_SLUG = re.compile(r"[^a-z0-9]+")
+_NOT_SLUG = LazyPattern(r"[^a-z0-9]+")
 
 
 def _drop_marks(text: str) -> str:

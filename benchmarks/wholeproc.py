@@ -1,0 +1,71 @@
+"""Whole-process timing for the benchmarks: wall time and peak RSS of one child process.
+
+`timed(argv, ...)` runs the command with `stdin` and returns its wall time in milliseconds;
+`peak_rss(argv, ...)` runs it once more under GNU time for its peak RSS. `compiled_env(tmp)` is the environment an installed user has:
+bytecode written and read (PYTHONDONTWRITEBYTECODE removed), into a cache outside the repository
+(PYTHONPYCACHEPREFIX), after `python -m compileall` of planview into that cache.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def compiled_env(tmp: Path, base: dict[str, str] | None = None) -> dict[str, str]:
+    """`base` (os.environ) with bytecode on, cached under `tmp`, planview compiled into it."""
+    env = dict(os.environ if base is None else base)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")
+    subprocess.run(
+        [sys.executable, "-m", "compileall", "-q", str(REPO / "planview")],
+        env=env,
+        check=True,
+        capture_output=True,
+    )
+    return env
+
+
+def timed(
+    argv: list[str], stdin: bytes = b"", cwd: Path | None = None, env: dict[str, str] | None = None
+) -> float:
+    """Wall ms of `argv` run to its exit (output discarded)."""
+    start = time.perf_counter()
+    subprocess.run(argv, input=stdin, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd, env=env)
+    return (time.perf_counter() - start) * 1000
+
+
+def peak_rss(
+    argv: list[str], stdin: bytes = b"", cwd: Path | None = None, env: dict[str, str] | None = None
+) -> float:
+    """Peak RSS (MiB) of `argv`, measured by GNU time in a run of its own (nan without /usr/bin/time).
+
+    Not from our own wait4: a child forked from this (large) benchmark process starts with the
+    parent's high-water mark, which exec does not reset; GNU time's child is forked from a small process."""
+    if not os.path.exists("/usr/bin/time"):
+        return float("nan")
+    with tempfile.NamedTemporaryFile("r") as out:
+        subprocess.run(
+            ["/usr/bin/time", "-f", "%M", "-o", out.name, *argv],
+            input=stdin,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            cwd=cwd,
+            env=env,
+        )
+        text = out.read().strip().splitlines()
+    return int(text[-1]) / 1024 if text and text[-1].isdigit() else float("nan")
+
+
+def load_average() -> str:
+    """The 1/5/15-minute load averages, for the printed report."""
+    try:
+        return " / ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "unknown"
