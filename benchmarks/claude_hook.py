@@ -82,13 +82,22 @@ def plan_of(lines: int) -> str:
 def _pinned_session(root: Path, home: Path, session: str, title: str, text: str) -> Path:
     from planview.approval.approvals import Approvals
     from planview.claude.state import ClaudeState, Pin, SessionState
-    from planview.plan.canonical import canonical_sha256
+    from planview.plan.canonical import canonical_parts
     from planview.plan.store import PlanStore
 
     written = PlanStore(home, project_root=root).write(title, text)
     record = Approvals(home, project_root=root).approve(written.path, "Bench", channel="Claude Code")
-    st = os.stat(written.path)
-    pin = Pin(record.seq, canonical_sha256(text), str(written.path), (st.st_size, st.st_mtime_ns, st.st_ino))
+    from planview.fileguard import stat_stamp
+
+    parts = canonical_parts(text)  # as the hook pins an approval it recorded
+    pin = Pin(
+        record.seq,
+        parts.sha256,
+        str(written.path),
+        stat_stamp(written.path),
+        parts.skeleton,
+        parts.code_ranges,
+    )
     ClaudeState(home).save(
         session, SessionState(mode="execute", plan=str(written.path), pin=pin, steps_offered=True)
     )

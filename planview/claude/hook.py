@@ -159,7 +159,7 @@ def _plan_file_text(value: Any) -> str | None:
 
 def _exit_plan_mode(ctx: HookContext) -> HookAnswer:
     from planview.claude.handoff import choose_reviewer, plan_title
-    from planview.plan.canonical import canonical_sha256
+    from planview.plan.canonical import canonical_parts
     from planview.plan.store import PlanStore
 
     event = ctx.event
@@ -168,7 +168,8 @@ def _exit_plan_mode(ctx: HookContext) -> HookAnswer:
         text = _plan_file_text(event.tool_input.get("planFilePath"))
     if not isinstance(text, str) or not text.strip():
         return _refuse(ctx, "ExitPlanMode carried no plan text; write the plan and call ExitPlanMode again")
-    canonical = canonical_sha256(text)
+    parts = canonical_parts(text)
+    canonical = parts.sha256
     pin = ctx.session.pin
     if pin is not None and pin.canonical_sha256 == canonical and ctx.session.mode == "execute":
         return _approved_answer(ctx, Path(pin.plan), pin.seq, text)  # already reviewed and approved
@@ -198,7 +199,9 @@ def _exit_plan_mode(ctx: HookContext) -> HookAnswer:
         return _refuse(ctx, f"the plan in {shown} is not approved as submitted; call ExitPlanMode again")
     ctx.save(
         ctx.session._replace(
-            mode="execute", pin=Pin(record.seq, canonical, str(plan), _stat(plan)), steps_offered=False
+            mode="execute",
+            pin=Pin(record.seq, canonical, str(plan), _stat(plan), parts.skeleton, parts.code_ranges),
+            steps_offered=False,
         )
     )
     return _approved_answer(ctx, plan, record.seq, text)
@@ -295,15 +298,17 @@ def _pinned(ctx: HookContext, pin: Pin) -> HookAnswer:
     text: str | None = None
     if stat != pin.stat:
         text = _plan_text(plan)
-        if _canonical(text) != pin.canonical_sha256:
+        parts = _canonical(text, pin)
+        if parts.sha256 != pin.canonical_sha256:
             return _revoke(ctx, pin)
-        ctx.save(ctx.session._replace(pin=pin._replace(stat=stat)))
+        pin = pin._replace(stat=stat, skeleton=parts.skeleton, code=parts.code_ranges)
+        ctx.save(ctx.session._replace(pin=pin))
     target = event.tool_input.get("file_path")
     if event.tool_name in ("Write", "Edit", "MultiEdit") and isinstance(target, str):
         if os.path.realpath(target) == os.path.realpath(plan):
             current = text if text is not None else _plan_text(plan)
             after = _simulated(event.tool_name, event.tool_input, current)
-            if after is None or _canonical(after) != pin.canonical_sha256:
+            if after is None or _canonical(after, pin).sha256 != pin.canonical_sha256:
                 return answer.deny(
                     f"that edit would change the approved plan's text ({plan.name}); while executing, only "
                     "tick its Steps checkboxes. To change the plan, ask the user to send you back to plan mode."
@@ -321,10 +326,16 @@ def _plan_text(plan: Path) -> str:
     return read_plan_text(plan)
 
 
-def _canonical(text: str) -> str:
-    from planview.plan.canonical import canonical_sha256
+def _canonical(text: str, pin: Pin) -> Any:
+    """`text`'s CanonicalParts: from the pin's last verified parts when only boxes were ticked
+    since (no Markdown parser), else in full."""
+    from planview.plan.canonical import CanonicalParts, canonical_parts, canonical_sha256_known
 
-    return canonical_sha256(text)
+    if pin.skeleton:
+        known = canonical_sha256_known(text, CanonicalParts(pin.canonical_sha256, pin.skeleton, pin.code))
+        if known is not None:
+            return known
+    return canonical_parts(text)
 
 
 # -- dispatch --------------------------------------------------------------------------------
@@ -349,9 +360,9 @@ def handle(event: HookEvent, timeout: float = DEFAULT_TIMEOUT) -> HookAnswer:
         )
         verdict = plan_mode_verdict(event.tool_name, event.tool_input, ctx.root, vouched)
         if not verdict.allowed and ignored is not None and event.tool_name not in vouched:
-            verdict = replace(verdict, reason=f"{verdict.reason}; {ignored}")
+            verdict = verdict._replace(reason=f"{verdict.reason}; {ignored}")
         if not verdict.allowed:
-            verdict = replace(verdict, reason=for_claude_mode(verdict.reason, event.claude_plan_mode))
+            verdict = verdict._replace(reason=for_claude_mode(verdict.reason, event.claude_plan_mode))
         if event.name == "PermissionRequest":
             return answer.permission_deny(verdict.reason) if not verdict.allowed else HookAnswer(0)
         if verdict.allowed and event.tool_name == "Bash":

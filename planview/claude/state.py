@@ -29,14 +29,23 @@ _MAX_STATE_BYTES = 64 * 1024
 
 
 # Named tuples, not dataclasses: read and written on every hook call (benchmarks/README.md).
-class Pin(namedtuple("Pin", "seq canonical_sha256 plan stat", defaults=((0, 0, 0, 0),))):
-    """The approval a Claude session executes under: one ledger event, one canonical hash."""
+class Pin(
+    namedtuple("Pin", "seq canonical_sha256 plan stat skeleton code", defaults=((0, 0, 0, 0), "", None))
+):
+    """The approval a Claude session executes under: one ledger event, one canonical hash.
+
+    `skeleton` and `code` are the last verified text's `canonical.CanonicalParts`: a plan changed
+    only by ticked boxes is re-hashed from them, exactly, without the Markdown parser. They are as
+    trusted as `stat` (the same file, which an agent in execute mode could rewrite either way: the
+    pin detects, it does not prevent); a malformed value is dropped and the plan parsed in full."""
 
     __slots__ = ()
     seq: int
     canonical_sha256: str
     plan: str  # absolute path of the approved plan file
     stat: tuple[int, ...]  # fileguard.stat_stamp (size, mtime_ns, ctime_ns, inode) when last verified
+    skeleton: str  # CanonicalParts.skeleton of the last verified text; "" = unknown
+    code: tuple[tuple[int, int], ...] | None  # its CanonicalParts.code_ranges (None: not computed)
 
 
 class SessionState(
@@ -52,7 +61,10 @@ class SessionState(
     notes: tuple[str, ...]  # one-shot messages for the next answer; default ()
 
     def to_json(self) -> dict[str, Any]:
-        pin = None if self.pin is None else {**self.pin._asdict(), "stat": list(self.pin.stat)}
+        pin = None
+        if self.pin is not None:
+            code = None if self.pin.code is None else [list(r) for r in self.pin.code]
+            pin = {**self.pin._asdict(), "stat": list(self.pin.stat), "code": code}
         return {
             "mode": self.mode,
             "plan": self.plan,
@@ -75,6 +87,7 @@ class SessionState(
                     canonical_sha256=str(pin["canonical_sha256"]),
                     plan=str(pin["plan"]),
                     stat=stat if len(stat) == 4 else (0, 0, 0, 0),  # an older 3-field stat: hash again
+                    **_known_parts(pin.get("skeleton"), pin.get("code")),
                 )
             except (KeyError, TypeError, ValueError):
                 parsed_pin = None
@@ -87,6 +100,30 @@ class SessionState(
             steps_offered=bool(data.get("steps_offered", False)),
             notes=tuple(n for n in data.get("notes", ()) if isinstance(n, str)),
         )
+
+
+def _known_parts(skeleton: Any, code: Any) -> dict[str, Any]:
+    """The pin's skeleton and code ranges if well-formed (a 64-hex digest, ordered 1-based line
+    ranges), else none: the hook then parses the plan in full, which is never wrong."""
+    if not (
+        isinstance(skeleton, str) and len(skeleton) == 64 and all(c in "0123456789abcdef" for c in skeleton)
+    ):
+        return {}
+    if code is None:
+        return {"skeleton": skeleton}
+    if not isinstance(code, list) or len(code) > 10_000:
+        return {}
+    ranges: list[tuple[int, int]] = []
+    last = 0
+    for item in code:
+        if not (isinstance(item, list) and len(item) == 2 and all(type(x) is int for x in item)):
+            return {}
+        start, end = item
+        if not last < start <= end:
+            return {}
+        ranges.append((start, end))
+        last = end
+    return {"skeleton": skeleton, "code": tuple(ranges)}
 
 
 def _read_json(path: Path) -> Any:

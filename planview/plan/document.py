@@ -32,6 +32,7 @@ from markdown_it.rules_block.table import table as _gfm_table
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from planview.plan.lines import split_lines
 from planview.plan.markup import strip_inline
 
 BlockKind = Literal[
@@ -132,16 +133,6 @@ _SIMPLE_KINDS: dict[str, BlockKind] = {
     "html_block": "html",
     "front_matter": "front_matter",
 }
-
-
-def split_lines(text: str) -> tuple[str, ...]:
-    """`text.split("\\n")` without the phantom empty last line of a final newline."""
-    if not text:
-        return ()
-    lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()
-    return tuple(lines)
 
 
 def _markdown_source(text: str) -> str:

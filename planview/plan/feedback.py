@@ -17,21 +17,26 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from collections import namedtuple
 
 from planview.lazy_regex import LazyPattern
-from planview.plan.document import parse_tokens
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the Claude hook's start-up)
+if TYPE_CHECKING:
+    from collections.abc import Iterable, Sequence
+    from typing import Any
 
 _COMMENT = LazyPattern(r"^ {0,3}> ?\[!REVIEW\][ \t]*(.*?)\s*$", re.IGNORECASE)
 _MARKER = "[!review]"
 
 
-@dataclass(frozen=True)
-class ReviewComment:
+# A named tuple, not a dataclass, and the parser imported only for a text with comments: the
+# canonical hash strips comments first, and the Claude hook re-hashes a changed plan in a fresh
+# process (benchmarks/README.md, claude_hook).
+class ReviewComment(namedtuple("ReviewComment", "anchor_line text")):
     """One `> [!REVIEW]` comment and the block it follows."""
 
+    __slots__ = ()
     anchor_line: int  # last line of the block the comment follows (in the stripped text)
     text: str
 
@@ -43,6 +48,8 @@ def _comment_indices(text: str, pieces: list[str]) -> list[tuple[int, str]]:
     candidates = [(i, m.group(1)) for i, piece in enumerate(pieces) if (m := _COMMENT.match(piece))]
     if not candidates:
         return []
+    from planview.plan.document import parse_tokens
+
     code = parse_tokens(text).code_ranges
     return [(i, body) for i, body in candidates if not any(s <= i + 1 <= e for s, e in code)]
 
@@ -92,6 +99,8 @@ def apply_feedback(text: str, comments: Iterable[ReviewComment]) -> str:
     wanted = [(anchor, body) for anchor, body in wanted if body]
     if not wanted:
         return base
+    from planview.plan.document import parse_tokens
+
     parsed = parse_tokens(base)
     lines = parsed.document.lines
     n = len(lines)

@@ -25,8 +25,9 @@ from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
 from planview.plan.diff import changed_sections
-from planview.plan.document import parse_plan, split_lines
+from planview.plan.document import parse_plan
 from planview.plan.feedback import ReviewComment, parse_feedback, strip_feedback
+from planview.plan.lines import split_lines
 from planview.plan.steps import extract_steps
 from planview.plan.word_diff import section_words
 from planview.web.highlight import highlight

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from planview.plan.document import Block, parse_plan, split_lines
+from planview.plan.document import Block, parse_plan
+from planview.plan.lines import split_lines
 
 PLAN = """\
 # Title
