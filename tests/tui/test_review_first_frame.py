@@ -352,3 +352,42 @@ async def test_a_short_plan_changed_since_the_last_review_is_marked_in_the_first
         assert screen._loading is None
         assert screen.body.changed == frozenset({2})
         assert screen.summary_text.startswith("1 of 3 sections changed")
+
+
+def long_early_steps(items: int = 400, tail_sections: int = 200) -> str:
+    """A short intro, then a Steps list longer than the first-screen prefix, then many sections."""
+    steps = "\n".join(f"- [ ] Step {i}: drain and upgrade group {i}" for i in range(1, items + 1))
+    tail = "\n".join(f"## Wave {i}\n\nWave {i} covers forty hosts.\n" for i in range(1, tail_sections))
+    return f"# Fleet rollout\n\nRoll out in waves.\n\n## Steps\n\n{steps}\n\n{tail}"
+
+
+async def test_a_long_early_section_does_not_make_the_first_frame_wait_for_the_whole_parse(
+    tmp_path: Path, no_thread: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Before: the prefix dropped its cut-short last section (Steps), so the first screen had only the
+    # 4-line intro and asked for the whole document (a full parse before the first frame).
+    path = plan_file(tmp_path, long_early_steps())
+    loads: list[bool] = []
+    load = plan_screen.PlanScreen._load
+
+    def watched(self, text: str):
+        loads.append(not first_frame_seen)
+        return load(self, text)
+
+    first_frame_seen = False
+    monkeypatch.setattr(plan_screen.PlanScreen, "_load", watched)
+    app = ReviewApp(path, home=tmp_path / "home", watch=False)
+    async with app.run_test(size=(80, 30)) as pilot:
+        body = app.review.body
+        assert body.partial and app.review._loading is not None  # the first frame: the prefix only
+        assert [body.line_text(i).strip() for i in range(9)][-3:] == [
+            "◻ Step 1: drain and upgrade group 1",
+            "◻ Step 2: drain and upgrade group 2",
+            "◻ Step 3: drain and upgrade group 3",
+        ]
+        first_frame_seen = True
+        first = [body.line_text(i) for i in range(30)]
+        await settle(pilot, app)
+        assert loads == [False]  # the whole-document work ran once, after the first frame
+        assert [body.line_text(i) for i in range(30)] == first  # and the first screen did not move
+        assert app.review.document.sections[-1].title == "Wave 199"

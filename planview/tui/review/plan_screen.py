@@ -133,8 +133,12 @@ class PlanScreen(Screen["ReviewDecision"]):
             document = parse_plan(text)
         else:
             document = parse_plan(head)
-            if len(document.sections) > 1:  # the last one may be cut short by the prefix
-                document = replace(document, sections=document.sections[:-1])
+            sections = document.sections
+            # The last section may be cut short by the prefix: it is dropped, unless the whole ones
+            # before it are too short to fill a screen (a long early section, a 400-item Steps list):
+            # then its first lines are shown as they are, and the whole document replaces them.
+            if len(sections) > 1 and sections[-1].start > PREFIX_LINES // 2:
+                document = replace(document, sections=sections[:-1])
         self.text = text
         self.document = document
         self.empty = False
