@@ -170,6 +170,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "planview",  # the package itself holds only __version__
             "planview.errors",
             "planview.lazy_regex",
+            "planview.bytecode",
             "planview.atomic",
             "planview.textsafe",
             "planview.home",

@@ -32,8 +32,29 @@ def sandbox_section() -> DoctorSection:
     return DoctorSection("sandbox", title, lines, data)
 
 
+def bytecode_section() -> DoctorSection:
+    from planview.bytecode import bytecode_report
+
+    found = bytecode_report()
+    data = {
+        "editable": found.editable,
+        "dont_write_bytecode": found.writing_off,
+        "cached_modules": found.cached,
+        "modules": found.modules,
+        "fix": found.fix,
+    }
+    install = "editable install" if found.editable else "installed package"
+    lines = [f"{install}; {found.cached} of {found.modules} modules have cached bytecode"]
+    if found.fix is not None:
+        lines.append(
+            "bytecode writing is off (PYTHONDONTWRITEBYTECODE or -B), so every planview process compiles "
+            f"planview from source again (~30 ms on each Claude Code hook call); write the cache once: {found.fix}"
+        )
+    return DoctorSection("bytecode", "Bytecode", tuple(lines), data)
+
+
 # The report's sections, in order. Add yours here (a function with no arguments).
-SECTIONS: tuple[Callable[[], DoctorSection], ...] = (sandbox_section,)
+SECTIONS: tuple[Callable[[], DoctorSection], ...] = (sandbox_section, bytecode_section)
 
 
 def collect() -> list[DoctorSection]:
