@@ -160,67 +160,80 @@ def parse_plan(text: str) -> PlanDocument:
 def parse_tokens(text: str) -> ParsedPlan:
     """Parse once; callers that need tokens (steps, feedback) share this. Tokens must not be mutated."""
     lines = split_lines(text)
-    n = len(lines)
-    if n == 0:
+    if not lines:
         return ParsedPlan(PlanDocument(text, (), (), None, None), (), ())
     tokens = _MD.parse(_markdown_source(text))
+    walk = _BlockWalk(lines)
+    for token in tokens:
+        walk.take(token)
+    sections = _sections(text, lines, walk.headings, walk.blocks)
+    title = next((t for (_, level, t) in walk.headings if level == 1), None)
+    document = PlanDocument(text, lines, sections, walk.front, title)
+    return ParsedPlan(document, tuple(tokens), tuple(walk.code_ranges))
 
-    def last_content_line(start: int, end: int) -> int:
-        end = min(end, n)
-        while end > start and not lines[end - 1].strip():
+
+class _BlockWalk:
+    """One pass over markdown-it's block tokens, collecting the top-level blocks, headings and code."""
+
+    def __init__(self, lines: tuple[str, ...]) -> None:
+        self.lines = lines
+        self.blocks: list[Block] = []
+        self.headings: list[tuple[int, int, str]] = []  # (start line, level, title)
+        self.code_ranges: list[tuple[int, int]] = []
+        self.front: tuple[int, int] | None = None
+        self.stack: list[str] = []  # open container token types
+        self.list_depth = 0
+        self.inline_after_heading = False
+
+    def last_content_line(self, start: int, end: int) -> int:
+        end = min(end, len(self.lines))
+        while end > start and not self.lines[end - 1].strip():
             end -= 1
         return end
 
-    blocks: list[Block] = []
-    headings: list[tuple[int, int, str]] = []  # (start line, level, title)
-    code_ranges: list[tuple[int, int]] = []
-    front: tuple[int, int] | None = None
-    stack: list[str] = []  # open container token types
-    list_depth = 0
-    inline_after_heading = False
-    for token in tokens:
+    def take(self, token: Token) -> None:
         kind = token.type
         if token.nesting == -1:
-            if stack:
-                stack.pop()
+            if self.stack:
+                self.stack.pop()
             if kind in ("bullet_list_close", "ordered_list_close"):
-                list_depth -= 1
-            continue
-        tmap = token.map
-        top = not stack
+                self.list_depth -= 1
+            return
+        tmap, top = token.map, not self.stack
         if kind in ("fence", "code_block") and tmap:
-            code_ranges.append((tmap[0] + 1, min(max(tmap[1], tmap[0] + 1), n)))
+            self.code_ranges.append((tmap[0] + 1, min(max(tmap[1], tmap[0] + 1), len(self.lines))))
         if kind == "heading_open":
-            inline_after_heading = top and tmap is not None
-            if top and tmap is not None:
-                start, end = tmap[0] + 1, last_content_line(tmap[0] + 1, tmap[1])
-                blocks.append(Block("heading", start, end, int(token.tag[1])))
-                headings.append((start, int(token.tag[1]), ""))
+            self.heading(token, top)
         elif kind == "inline":
-            if inline_after_heading:
-                start, level, _ = headings[-1]
-                headings[-1] = (start, level, strip_inline(token.content))
-                inline_after_heading = False
+            if self.inline_after_heading:
+                start, level, _ = self.headings[-1]
+                self.headings[-1] = (start, level, strip_inline(token.content))
+                self.inline_after_heading = False
         elif tmap is not None:
-            start = tmap[0] + 1
-            if kind == "list_item_open":
-                if "blockquote_open" not in stack and "table_open" not in stack:
-                    blocks.append(
-                        Block("list_item", start, last_content_line(start, tmap[1]), list_depth - 1)
-                    )
-            elif top and kind in _SIMPLE_KINDS:
-                blocks.append(Block(_SIMPLE_KINDS[kind], start, last_content_line(start, tmap[1])))
-                if kind == "front_matter":
-                    front = (start, min(tmap[1], n))
+            self.block(kind, tmap[0] + 1, tmap[1], top)
         if token.nesting == 1:
             if kind in ("bullet_list_open", "ordered_list_open"):
-                list_depth += 1
+                self.list_depth += 1
             # Headings and paragraphs are leaves for our purposes; still track them so closes pair up.
-            stack.append(kind if kind in _CONTAINERS else "leaf")
-    sections = _sections(text, lines, headings, blocks)
-    title = next((t for (_, level, t) in headings if level == 1), None)
-    document = PlanDocument(text, lines, sections, front, title)
-    return ParsedPlan(document, tuple(tokens), tuple(code_ranges))
+            self.stack.append(kind if kind in _CONTAINERS else "leaf")
+
+    def heading(self, token: Token, top: bool) -> None:
+        tmap = token.map
+        self.inline_after_heading = top and tmap is not None
+        if top and tmap is not None:
+            start, end = tmap[0] + 1, self.last_content_line(tmap[0] + 1, tmap[1])
+            self.blocks.append(Block("heading", start, end, int(token.tag[1])))
+            self.headings.append((start, int(token.tag[1]), ""))
+
+    def block(self, kind: str, start: int, map_end: int, top: bool) -> None:
+        if kind == "list_item_open":
+            if "blockquote_open" not in self.stack and "table_open" not in self.stack:
+                end = self.last_content_line(start, map_end)
+                self.blocks.append(Block("list_item", start, end, self.list_depth - 1))
+        elif top and kind in _SIMPLE_KINDS:
+            self.blocks.append(Block(_SIMPLE_KINDS[kind], start, self.last_content_line(start, map_end)))
+            if kind == "front_matter":
+                self.front = (start, min(map_end, len(self.lines)))
 
 
 def _sections(
