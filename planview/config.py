@@ -327,6 +327,9 @@ def _check(path: Path, data: Mapping[str, Any]) -> None:
     if keys is not None:
         if not isinstance(keys, Mapping):
             raise ConfigError(f"{path}: `keys` must be a table ([keys])")
-        for key, value in keys.items():
-            if not isinstance(value, str) or not value.strip():
-                raise ConfigError(f'{path}: [keys] {key} must be a key name such as "ctrl+p"')
+        from planview.keymap import KeyMapError, check_overrides
+
+        try:
+            check_overrides(keys, f"{path}: [keys]")
+        except KeyMapError as exc:
+            raise ConfigError(str(exc)) from None

@@ -128,13 +128,25 @@ def open_review(path: Path, home: Path | None, *, not_approvable: str | None = N
         from planview.tui.review.app import ReviewApp  # only the UI commands load textual
 
         decision = ReviewApp(
-            path, home=home, on_first_frame=collector.resume, not_approvable=not_approvable
+            path,
+            home=home,
+            on_first_frame=collector.resume,
+            not_approvable=not_approvable,
+            keymap=_key_overrides(home),
         ).run()
     finally:
         collector.resume()
     from planview.plan.decision import Keep  # (after the screen: nothing but it before the first frame)
 
     return decision if decision is not None else Keep()
+
+
+def _key_overrides(home: Path | None) -> dict[str, str]:
+    """The config's `[keys]` rebinds (the review's keys are in planview/keymap.py)."""
+    from planview.config import config_paths, load_config, user_config_path
+
+    paths = config_paths(home) if home is not None else (user_config_path(),)
+    return dict(load_config(home, paths=paths).keys)
 
 
 def decision_json(decision: ReviewDecision, path: Path) -> dict[str, object]:

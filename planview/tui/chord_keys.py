@@ -65,7 +65,12 @@ class ChordParser(XTermParser):
 
 
 class ChordDriver(LinuxDriver):
-    """Textual's Linux driver with `ChordParser` reading the keyboard."""
+    """Textual's Linux driver with `ChordParser` reading the keyboard, sized by the real terminal."""
+
+    def _get_terminal_size(self) -> tuple[int, int]:
+        from planview.tui.tty_size import terminal_size
+
+        return terminal_size()
 
     def run_input_thread(self) -> None:  # textual 8.2.8 LinuxDriver.run_input_thread, parser swapped
         selector = selectors.SelectSelector()

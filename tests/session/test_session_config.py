@@ -19,12 +19,14 @@ def test_project_overrides_user_and_env_overrides_both(tmp_path: Path) -> None:
     user = write(
         tmp_path / "user.toml", '[provider]\nname = "anthropic"\nmodel = "u-model"\n[ui]\ntheme = "dark"\n'
     )
-    project = write(tmp_path / "proj.toml", '[provider]\nmodel = "p-model"\n[keys]\nreview = "ctrl+r"\n')
+    project = write(
+        tmp_path / "proj.toml", '[provider]\nmodel = "p-model"\n[keys]\n"review.refine" = "ctrl+r"\n'
+    )
     config = load_config(paths=(user, project), env={})
     assert config.provider.name == "anthropic"
     assert config.provider.model == "p-model"
     assert config.theme == "dark"
-    assert config.keys == {"review": "ctrl+r"}
+    assert config.keys == {"review.refine": "ctrl+r"}
     assert config.sources == (user, project)
     env = {"PLANVIEW_PROVIDER": "openai", "PLANVIEW_MODEL": "env-model", "PLANVIEW_BASE_URL": "http://x/v1"}
     config = load_config(paths=(user, project), env=env)

@@ -109,7 +109,7 @@ async def burst(pilot, app: ReviewApp, key: str, count: int) -> list[bool]:
     each); returns, per key handled, whether the layout was still incomplete when it arrived."""
     body = app.review.body
     incomplete: list[bool] = []
-    for name in ("move_lines", "next_section"):
+    for name in ("move_lines", "section_line_range"):
         method = getattr(body, name)
 
         def spy(*args, _method=method):
@@ -123,7 +123,7 @@ async def burst(pilot, app: ReviewApp, key: str, count: int) -> list[bool]:
         if len(incomplete) >= count:
             break
         await pilot.pause(0.01)
-    for name in ("move_lines", "next_section"):
+    for name in ("move_lines", "section_line_range"):
         delattr(body, name)
     assert len(incomplete) == count
     return incomplete
@@ -144,10 +144,10 @@ async def test_key_bursts_land_exactly_while_the_tail_is_laid_out(
     app = ReviewApp(path, home=tmp_path / "home2", watch=False)
     async with app.run_test(size=(80, 30)) as pilot:
         body = app.review.body
-        assert any(await burst(pilot, app, "n", 200))
-        # n stops once the end is in view (never over blank rows past it); the row names the last section
+        assert any(await burst(pilot, app, "n", SECTIONS - 1))
+        # The cursor reaches the last section (the view never scrolls past the end to show it)
         assert body.layout_complete and body.top_line == body.content_end
-        assert app.review.reading_section_index == SECTIONS - 1
+        assert app.review.current_section_index == SECTIONS - 1
         assert f"Part {SECTIONS - 1}" in [
             body.line_text(i).strip() for i in range(body.top_line, body.total_lines)
         ]
@@ -192,7 +192,8 @@ async def test_a_reload_during_the_load_shows_the_new_text(tmp_path: Path, slow_
         await settle(pilot, app)
         assert app.review.text == newer and app.review.document.text == newer
         await pilot.press("G")
-        assert top_text(app).endswith("(v2) with a few words")
+        body = app.review.body
+        assert body.line_text(body.total_lines - 1).endswith("(v2) with a few words")
 
 
 async def test_closing_before_the_load_keeps_the_shown_text_as_baseline(
@@ -288,7 +289,7 @@ async def test_the_frame_that_first_draws_the_body_holds_the_plan(
     app = ReviewApp(path, home=tmp_path / "home", watch=False)
     async with app.run_test(size=(80, 30)) as pilot:
         await pilot.pause()
-    assert drawn[:3] == ["Plan", "", "The first paragraph."]
+    assert drawn[:3] == ["▌ Plan", "▌", "▌ The first paragraph."]  # (the cursor's bar: section 0)
 
 
 async def test_on_first_frame_is_called_once_after_the_plan_is_drawn(tmp_path: Path) -> None:

@@ -37,53 +37,7 @@ def top_text(screen: ReviewScreen) -> str:
     return screen.body.line_text(screen.body.top_line).strip()
 
 
-async def test_n_and_p_land_each_heading_on_the_top_row(tmp_path: Path) -> None:
-    app = review_app(write(tmp_path, make_plan()), tmp_path)
-    async with app.run_test(size=(80, 30)) as pilot:
-        await pilot.pause()
-        screen = app.review
-        body = screen.body
-        assert screen.current_section_index == 0 and top_text(screen) == "Migration plan"
-        reachable = [i for i, start in enumerate(body.section_starts) if 0 < start <= body.content_end]
-        for i in reachable:
-            await pilot.press("n")
-            assert top_text(screen) == f"Section {i}"
-            assert screen.current_section_index == i
-            assert screen.scroll_row_text.startswith(f"§ Section {i}")
-        await pilot.press("n")  # the last heading cannot reach the top row: n stops at the end
-        assert body.top_line == body.content_end
-        assert screen.scroll_row_text.startswith(f"§ Section {SECTIONS - 1}")  # the end is in view
-        assert "lines" in screen.scroll_row_text and screen.gauge_text.endswith("(100%)")
-        await pilot.press("n")  # past the last section: stays, never over blank rows
-        assert body.top_line == body.content_end
-        await pilot.press("p")
-        assert top_text(screen) == f"Section {reachable[-1]}"
-        await pilot.press("p")
-        assert top_text(screen) == f"Section {reachable[-2]}"
-        await pilot.press("j", "j", "p")  # inside a section, p goes to its own heading
-        assert top_text(screen) == f"Section {reachable[-2]}"
-        await pilot.press("p")
-        assert top_text(screen) == f"Section {reachable[-3]}"
-
-
-async def test_scroll_row_names_the_section_being_read(tmp_path: Path) -> None:
-    # A short section on the top row, the rest of the view in the next one: the upper third decides.
-    plan = "# Plan\n\nIntro.\n\n## Short\n\nOne line.\n\n" + "".join(
-        f"## Long {i}\n\n" + "\n".join(f"- item {i}.{j}" for j in range(30)) + "\n\n" for i in range(1, 4)
-    )
-    app = review_app(write(tmp_path, plan), tmp_path)
-    async with app.run_test(size=(80, 30)) as pilot:
-        await pilot.pause()
-        screen = app.review
-        body = screen.body
-        assert screen.scroll_row_text.startswith("§ Plan")  # the start is in view
-        short = body.section_starts[1]
-        body.scroll_to_line(short + 1)  # "Short"'s text at the top, "Long 1" fills the upper third
-        await pilot.pause()
-        assert screen.scroll_row_text.startswith("§ Long 1")
-        await pilot.press("G")
-        await pilot.pause()
-        assert screen.scroll_row_text.startswith("§ Long 3")  # at the end: the last section
+# n/p and the scroll row's section: tests/tui/test_review_cursor.py (a cursor, not "heading to the top").
 
 
 async def test_a_plan_that_fits_has_no_scroll_row(tmp_path: Path) -> None:
@@ -119,7 +73,7 @@ async def test_gauge_at_top_middle_and_end(tmp_path: Path) -> None:
         assert screen.gauge_text == f"lines {total - height + 1}–{total} of {total} (100%)"
         await pilot.press("g")
         assert body.top_line == 0
-        await pilot.press("ctrl+d")
+        await pilot.press("ctrl+d")  # (d is the word diff)
         assert body.top_line == height // 2
         await pilot.press("u", "j", "j", "k")
         assert body.top_line == 1
@@ -169,15 +123,18 @@ async def test_changed_marker_and_summary_after_a_change_since_the_last_review(t
         assert screen.summary_text == f"2 of {SECTIONS} sections changed since your last review"
         assert screen.query_one("#summary").display
         assert screen.body.changed == frozenset({2, 5})
+        # A re-review opens at the first changed section, the cursor's wide bar beside it.
+        assert screen.scroll_row_text.startswith("§ Section 2 · changed")
+        body = screen.body
+        start = body.section_line_range(2)[0] - body.top_line
+        assert body.render_line(start).text.startswith("▌")
         await pilot.press("n")
         assert "· changed" not in screen.scroll_row_text
-        await pilot.press("n")
-        assert screen.scroll_row_text.startswith("§ Section 2 · changed")
-        # The gutter mark is drawn beside the changed section's lines.
-        row = screen.body.render_line(0)
-        assert row.text.startswith("▎")
-        await pilot.press("n")
-        assert not screen.body.render_line(0).text.startswith("▎")
+        # Off the cursor, the changed section keeps its narrow mark; the unchanged one has none.
+        assert body.render_line(body.section_line_range(2)[0] - body.top_line).text.startswith("▎")
+        assert body.render_line(body.section_line_range(3)[0] - body.top_line).text.startswith("▌")
+        await pilot.press("n", "n")
+        assert screen.scroll_row_text.startswith("§ Section 5 · changed")
     # This review becomes the next one's baseline: reopening shows no markers.
     again = review_app(path, tmp_path)
     async with again.run_test(size=(80, 30)) as pilot:

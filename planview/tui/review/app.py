@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+from typing import Any
 
 from textual.app import App
 
@@ -32,15 +33,26 @@ class ReviewApp(App["ReviewDecision"]):
         watch: bool = True,
         on_first_frame: Callable[[], object] | None = None,
         not_approvable: str | None = None,
+        keymap: Mapping[str, str] | None = None,
     ) -> None:
         """`on_first_frame` is called once the first frame is on the terminal; `not_approvable`
-        (why approving could only fail) goes to the screen."""
+        (why approving could only fail) goes to the screen; `keymap`: the config's `[keys]` rebinds."""
         super().__init__()
+        if keymap:
+            self.set_keymap(dict(keymap))
         self.not_approvable = not_approvable
         self.plan_path = Path(plan_path)
         self.home = home
         self.live_reload = watch  # (not `self.watch`: that is DOMNode.watch)
         self._on_first_frame = on_first_frame
+
+    def get_driver_class(self) -> Any:
+        driver = super().get_driver_class()
+        if driver.__name__ == "LinuxDriver":  # not on Windows or under a TEXTUAL_DRIVER override
+            from planview.tui.chord_keys import ChordDriver  # (sized by the real terminal, tty_size.py)
+
+            return ChordDriver
+        return driver
 
     def on_mount(self) -> None:
         if self._on_first_frame is not None:

@@ -13,7 +13,7 @@ when it is shorter than the view, blank space is allowed after it.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from time import perf_counter
 
 from rich.segment import Segment
@@ -58,6 +58,9 @@ class PlanBody(ScrollView, can_focus=True):
     class Moved(Message):
         """The view scrolled or was laid out again (the scroll row and gauge follow)."""
 
+    class ReaderScrolled(Message):
+        """The reader scrolled the view with the mouse or the scrollbar (the section cursor follows)."""
+
     def __init__(self, renderer: SectionRenderer | None = None, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.renderer = renderer or SectionRenderer()
@@ -81,6 +84,10 @@ class PlanBody(ScrollView, can_focus=True):
         self._base_style: Style | None = None  # while a paint runs (`render_lines`)
         # `d`: the changed sections drawn as word diffs against the last review (by section index).
         self.diffs: dict[int, tuple[Piece, ...]] | None = None
+        # (review: cursor) the section the screen's cursor is on, drawn with a bar in the gutter
+        self.cursor: int | None = None
+        # (review: search) extra styles over cell ranges of a rendered line: line -> [(start, end, style)]
+        self.marks: Callable[[int], Sequence[tuple[int, int, Style]]] | None = None
 
     # -- state the screen and the tests read --------------------------------------------------
     @property
@@ -369,6 +376,20 @@ class PlanBody(ScrollView, can_focus=True):
     def section_length(self, index: int) -> int:
         return self.laid_out.section_length(index)
 
+    def section_line_range(self, index: int) -> tuple[int, int]:
+        """(review: cursor) Rendered lines [start, end) of section `index` (laid out first if need be)."""
+        self._ensure_sections(index + 1)
+        starts = self.laid_out.starts
+        if not 0 <= index < len(starts):
+            return (0, 0)
+        return (starts[index], starts[index] + self.laid_out.section_length(index))
+
+    def set_cursor(self, index: int | None) -> None:
+        """(review: cursor) Draw the cursor's bar beside section `index`."""
+        if index != self.cursor:
+            self.cursor = index
+            self.refresh()
+
     # -- moving -------------------------------------------------------------------------------
     def scroll_to_line(self, line: int, *, allow_past_end: bool = False) -> None:
         # A page beyond the view is laid out too, ready for the next move (not before the first
@@ -443,6 +464,22 @@ class PlanBody(ScrollView, can_focus=True):
     def action_scroll_end(self) -> None:
         self.go_bottom()
 
+    # The reader's own scrolling (not a jump the screen asked for): the screen's cursor follows it.
+    def on_mouse_scroll_down(self) -> None:
+        self.post_message(self.ReaderScrolled())
+
+    def on_mouse_scroll_up(self) -> None:
+        self.post_message(self.ReaderScrolled())
+
+    def on_scroll_to(self) -> None:  # the scrollbar's thumb
+        self.post_message(self.ReaderScrolled())
+
+    def on_scroll_up(self) -> None:  # a click on the scrollbar's track
+        self.post_message(self.ReaderScrolled())
+
+    def on_scroll_down(self) -> None:
+        self.post_message(self.ReaderScrolled())
+
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
         if round(old_value) != round(new_value):
@@ -472,10 +509,16 @@ class PlanBody(ScrollView, can_focus=True):
             self._ensure_lines(index + 1, wait=False)
             laid_out = self.laid_out  # (laying out more may have started a new layout)
         if index < len(laid_out.strips):
-            changed = laid_out.section_at(index) in self.changed
-            return laid_out.row(
-                index, width, Style(color=self.render_theme.warning) if changed else None, base
-            )
+            section = laid_out.section_at(index)
+            changed = section in self.changed
+            theme = self.render_theme
+            if section == self.cursor and section is not None:  # the cursor: a wider bar
+                mark, glyph = Style(color=theme.warning if changed else theme.primary, bold=True), "▌"
+            else:
+                mark, glyph = (Style(color=theme.warning), "▎") if changed else (None, "▎")
+            strip = laid_out.row(index, width, mark, base, glyph)
+            marks = self.marks(index) if self.marks is not None else ()
+            return highlight(strip, GUTTER, marks) if marks else strip
         if y == 0 and self.document is not None and not laid_out.strips:
             strip = Strip(
                 [
@@ -486,3 +529,16 @@ class PlanBody(ScrollView, can_focus=True):
         else:
             strip = Strip.blank(width)
         return strip.crop_extend(0, width, None).apply_style(base)
+
+
+def highlight(strip: Strip, offset: int, marks: Sequence[tuple[int, int, Style]]) -> Strip:
+    """(review: search) `strip` with each (start, end, style) cell range, `offset` cells in, restyled."""
+    cuts = sorted({c + offset for start, end, _ in marks for c in (start, end)} | {strip.cell_length})
+    pieces = strip.divide(cuts)
+    segments: list[Segment] = list(pieces[0]) if pieces else []
+    position = cuts[0] if cuts else 0
+    for piece, end in zip(pieces[1:], cuts[1:], strict=False):
+        style = next((st for s0, s1, st in marks if s0 + offset <= position and end <= s1 + offset), None)
+        segments.extend(Segment.apply_style(list(piece), post_style=style) if style else piece)
+        position = end
+    return Strip(segments, strip.cell_length)

@@ -8,25 +8,24 @@ hint takes its short label (and the gaps narrow), then hints drop lowest priorit
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+
+from planview import keymap
+from planview.keymap import KeyRow
 
 Hint = tuple[str, str]  # (key, what it does), as drawn
 # (key, label, short label); in priority order.
 HintSpec = tuple[str, str, str]
 
-REVIEW_HINTS: tuple[HintSpec, ...] = (
-    ("Esc", "keep planning", "keep"),
-    ("a", "approve & run", "approve"),
-    ("r", "refine", "refine"),
-    ("n/p", "section", ""),
-    ("w", "web", "web"),  # the browser review
-    ("?", "keys", "keys"),
-)
-EDITOR_HINTS: tuple[HintSpec, ...] = (
-    ("Esc", "back to plan", "back"),
-    ("Enter", "send", "send"),
-    ("Ctrl+J", "newline", "newline"),
-)
+
+def specs(rows: Iterable[KeyRow]) -> tuple[HintSpec, ...]:
+    """The footer hints of key-map rows (planview/keymap.py), in the order given."""
+    return tuple((row.hint_key, row.label, row.short) for row in rows)
+
+
+# Every hint, as the key map defines them (the screen shows those whose condition holds).
+REVIEW_HINTS: tuple[HintSpec, ...] = specs(keymap.footer_rows(keymap.REVIEW, {"approvable": True}))
+EDITOR_HINTS: tuple[HintSpec, ...] = specs(keymap.footer_rows(keymap.EDITOR))
 SEPARATOR = "   "
 NARROW_SEPARATOR = "  "
 REVEALS_ALL = "?"

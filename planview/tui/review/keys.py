@@ -5,6 +5,8 @@ On a terminal too small for the whole list, the scroll keys scroll it instead of
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.cells import cell_len
 from rich.console import Group
 from rich.padding import Padding
@@ -16,51 +18,51 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-KEYS: tuple[tuple[str, str], ...] = (
-    ("↑ ↓  k j", "a line"),
-    ("PgUp PgDn  b space", "a page (one line of overlap)"),
-    ("u ctrl+u  ctrl+d", "half a page up / down"),
-    ("g G  Home End", "top / bottom"),
-    ("mouse wheel", "scroll"),
-    ("n p", "next / previous section"),
-    ("d", "diff: the words changed since your last review"),
-    ("f", "front matter: show / fold"),
-    ("a", "approve & run"),
-    ("r", "refine: write what should change"),
-    ("w", "review in the browser: comment, save, approve"),
-    ("Esc", "keep planning (not approved)"),
-    ("?", "this list"),
-    ("", ""),
-    ("In the refine editor", ""),
-    ("Enter", "send the refinement"),
-    ("Ctrl+J", "new line"),
-    ("Esc", "back to the plan (the draft is kept)"),
-)
+from planview import keymap
 
 
-def _table_width() -> int:
+def sheet(review: Sequence[keymap.KeyRow] = keymap.REVIEW) -> tuple[tuple[str, str], ...]:
+    """(keys, what they do) for every row of the review's key map, then the other parts' keys under
+    their headings (a heading is (title, "")); `review` as bound (the config's rebinds applied)."""
+    entries = [(row.display, row.description) for row in review]
+    for title, rows in (
+        ("In the search bar (/)", keymap.SEARCH),
+        ("Approving (a)", keymap.CONFIRM),
+        ("In the refine editor (r)", keymap.EDITOR),
+    ):
+        entries += [("", ""), (title, "")] + [(row.display, row.description) for row in rows]
+    return tuple(entries)
+
+
+KEYS = sheet()
+
+
+Entries = Sequence[tuple[str, str]]
+
+
+def _table_width(entries: Entries = KEYS) -> int:
     """The grid's width: its widest key (headings included), the 2-cell gap, its widest text."""
-    return max(cell_len(key) for key, _what in KEYS) + 2 + max(cell_len(what) for _key, what in KEYS)
+    return max(cell_len(key) for key, _what in entries) + 2 + max(cell_len(what) for _key, what in entries)
 
 
 MIN_TEXT = 22  # narrower than this, a description goes under its keys instead of beside them
 
 
-def key_list(width: int) -> Table | Group:
+def key_list(width: int, entries: Entries = KEYS) -> Table | Group:
     """Keys beside what they do when `width` leaves the text MIN_TEXT columns; else stacked."""
-    key_width = max(cell_len(key) for key, what in KEYS if what)
+    key_width = max(cell_len(key) for key, what in entries if what)
     if width >= key_width + 2 + MIN_TEXT:
         table = Table.grid(padding=(0, 2))
         table.add_column(style="bold", no_wrap=True)
         table.add_column()
-        for key, what in KEYS:
+        for key, what in entries:
             if key and not what:
                 table.add_row(Text(key, style="bold underline"), "")
             else:
                 table.add_row(key, what)
         return table
     rows: list[Text | Padding] = []
-    for key, what in KEYS:
+    for key, what in entries:
         if not key:
             rows.append(Text(""))
         elif not what:
@@ -95,11 +97,15 @@ class KeysHelp(ModalScreen[None]):
     KeysHelp Static { width: 100%; height: auto; padding: 1 2; }
     """
 
+    def __init__(self, entries: Entries = KEYS) -> None:
+        super().__init__()
+        self.entries = entries
+
     def compose(self) -> ComposeResult:
         with VerticalScroll() as scroller:
             # A scroll container cannot size to auto-width content: give it the table's width
             # (+ padding 4, border 2, scrollbar 1); max-width still caps it on a narrow terminal.
-            scroller.styles.width = _table_width() + 7
+            scroller.styles.width = _table_width(self.entries) + 7
             scroller.border_title = "Review keys"
             scroller.border_subtitle = "any key closes"
             yield Static(id="keys")
@@ -112,8 +118,8 @@ class KeysHelp(ModalScreen[None]):
 
     def _fill(self) -> None:
         scroller = self.query_one(VerticalScroll)
-        room = min(_table_width() + 7, int(self.size.width * 0.9)) - 7
-        self.query_one("#keys", Static).update(key_list(room))
+        room = min(_table_width(self.entries) + 7, int(self.size.width * 0.9)) - 7
+        self.query_one("#keys", Static).update(key_list(room, self.entries))
         scroller.border_subtitle = (
             "↑↓ scroll · other keys close" if scroller.max_scroll_y > 0 else "any key closes"
         )

@@ -113,9 +113,9 @@ class LaidOutLines:
         """The characters of rendered `line` (without the gutter)."""
         return "".join(s.text for s in self.strips[line]) if 0 <= line < len(self.strips) else ""
 
-    def row(self, index: int, width: int, mark: Style | None, base: Style) -> Strip:
-        """Rendered line `index` as a row `width` cells wide: the gutter (a bar in `mark`), the line, padding."""
-        gutter = Segment("▎".ljust(GUTTER), mark) if mark is not None else Segment(" " * GUTTER)
+    def row(self, index: int, width: int, mark: Style | None, base: Style, glyph: str = "▎") -> Strip:
+        """Rendered line `index` as a row `width` cells wide: the gutter (`glyph` in `mark`), the line, padding."""
+        gutter = Segment(glyph.ljust(GUTTER), mark) if mark is not None else Segment(" " * GUTTER)
         line = self.strips[index]
         pad = width - GUTTER - line.cell_length
         if pad >= 0:  # (always, but on a view narrower than the gutter): one Strip made per row

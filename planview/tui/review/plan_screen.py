@@ -90,6 +90,12 @@ class PlanScreen(Screen["ReviewDecision"]):
     def _set_notice(self, text: str) -> None:
         raise NotImplementedError
 
+    def _document_changed(self) -> None:
+        """A new document is on screen (the review screen keeps its section cursor in range)."""
+
+    def _changed_on_disk(self, before: str, after: str) -> None:
+        """The file changed while it was on screen and the view now shows the new text."""
+
     # -- opening and closing ------------------------------------------------------------------
     def _open_plan(self) -> None:
         """Read the plan and show it (the screen's on_mount calls this); watching starts after the first frame."""
@@ -152,6 +158,7 @@ class PlanScreen(Screen["ReviewDecision"]):
             body.more = self._finish_loading
             body.show(document, frozenset(), keep="top", partial_of=count_lines(text))
         after_first_frame(self, self._start_loading)
+        self._document_changed()
         self._update_rows()
 
     def _load(self, text: str) -> Loaded:
@@ -184,6 +191,7 @@ class PlanScreen(Screen["ReviewDecision"]):
         self.diff = loaded.diff
         self.body.adopt(loaded.document, changed_indices(loaded.diff))
         self._schedule_baseline_save(text)
+        self._document_changed()
         self._update_rows()
 
     def reload_from_disk(self) -> bool:
@@ -206,7 +214,10 @@ class PlanScreen(Screen["ReviewDecision"]):
             return was_missing
         if self._seen_sha is None:
             self._seen_sha, self._seen_text = canonical_sha256(text), text
-        self._show_text(text, keep="section" if self.text is not None else "top")
+        before = self.text
+        self._show_text(text, keep="section" if before is not None else "top")
+        if before is not None:
+            self._changed_on_disk(before, text)
         return True
 
     def _show_text(self, text: str, keep: str) -> None:
@@ -225,6 +236,7 @@ class PlanScreen(Screen["ReviewDecision"]):
             self.body.diffs = {w.index: w.pieces for w in words if w.index >= 0}
         self.body.show(parse_plan("") if self.empty else self.document, changed_indices(self.diff), keep=keep)  # type: ignore[arg-type]
         self._schedule_baseline_save(text)
+        self._document_changed()
         self._update_rows()
 
     # -- word diffs (`d`) ---------------------------------------------------------------------

@@ -14,16 +14,18 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
-from textual.binding import Binding
 from textual.widgets import Static
 
-from planview.tui.review import gauge, hints, rows
+from planview import keymap
+from planview.tui.key_bindings import bindings, resolved
+from planview.tui.review import cursor, gauge, hints, rows
 from planview.tui.review.body import PlanBody
 from planview.tui.review.loading import canonical_sha256, changed_sections
 from planview.tui.review.plan_screen import PlanScreen
 from planview.tui.review.render import clean_text
+from planview.tui.review.seen import SeenLines
 from planview.tui.review.text import plan_label
 from planview.tui.review.theme import theme_from_variables
 from planview.tui.review.web_handoff import serve_page, terminal_decision
@@ -45,25 +47,7 @@ class ReviewScreen(PlanScreen):
     CSS_PATH = stylesheet("review")
     AUTO_FOCUS = "#body"
 
-    BINDINGS = [
-        Binding("k", "lines(-1)", show=False),
-        Binding("j", "lines(1)", show=False),
-        Binding("b", "pages(-1)", show=False),
-        Binding("space", "pages(1)", show=False),
-        Binding("u,ctrl+u", "half(-1)", show=False),
-        Binding("ctrl+d", "half(1)", show=False),
-        Binding("d", "diff", show=False),
-        Binding("g", "top", show=False),
-        Binding("G,shift+g", "bottom", show=False),
-        Binding("n", "section(1)", show=False),
-        Binding("p", "section(-1)", show=False),
-        Binding("a", "approve", show=False),
-        Binding("r", "refine", show=False),
-        Binding("escape", "keep", show=False),
-        Binding("question_mark", "keys", show=False),
-        Binding("f", "front_matter", show=False),
-        Binding("w", "web", show=False),
-    ]
+    BINDINGS = bindings(keymap.REVIEW)  # the one key map: hints and `?` read the same rows
 
     def __init__(
         self,
@@ -85,6 +69,14 @@ class ReviewScreen(PlanScreen):
         self._variables: dict[str, str] = {}  # the theme's resolved colours
         self._web: ReviewServer | None = None  # the browser review `w` opened, while it runs
         self._editor: RefineEditor | None = None
+        self.cursor = 0  # the section cursor: n/p move it, the scroll row names it
+        self._cursor_top = 0  # the top line the cursor was last placed for (the reader moved if not)
+        self._opened_at_changed = False  # a re-review opens at its first changed section, once
+        self._open_at: int | None = None  # that section, until the body is laid out
+        self._transient = False  # the notice is a passing remark ("last section"), cleared by a move
+        self.seen = SeenLines()  # the source lines that were on screen
+        # Keys typed between `r` and the editor taking focus (they are the note's first letters).
+        self._key_buffer: list[events.Key] | None = None
 
     # -- layout -------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -147,7 +139,10 @@ class ReviewScreen(PlanScreen):
 
     @property
     def current_section_index(self) -> int | None:
-        return self.body.current_section if not self.empty else None
+        """The section the cursor is on (the scroll row and the outline name it)."""
+        if self.empty or not self.document.sections:
+            return None
+        return min(self.cursor, len(self.document.sections) - 1)
 
     @property
     def gauge_text(self) -> str:
@@ -158,27 +153,12 @@ class ReviewScreen(PlanScreen):
     def scroll_row_text(self) -> str:
         return self._scroll_row().text if self.body.overflowing else ""
 
-    @property
-    def reading_section_index(self) -> int | None:
-        """The section a reader is in (the scroll row names it): the first while the start of the
-        plan is in view, the last once the end is, the one whose heading is on the top row (after
-        n/p), else the last heading at or above the upper third of the view."""
-        body = self.body
-        starts = body.section_starts
-        if self.empty or not starts:
-            return None
-        top = body.top_line
-        if top == 0:
-            return 0
-        if body.layout_complete and top >= body.content_end:
-            return len(starts) - 1
-        if top in starts:
-            return starts.index(top)
-        return body.section_at(top + body.viewport_height // 3)
+    # kept for callers that ask where the reader is: the cursor is that place now
+    reading_section_index = current_section_index
 
     def _scroll_row(self) -> gauge.ScrollRow:
         body = self.body
-        index = self.reading_section_index
+        index = self.current_section_index
         label = None
         if index is not None and len(self.document.sections) > 1:
             title = self.document.sections[index].title
@@ -201,10 +181,22 @@ class ReviewScreen(PlanScreen):
         )
 
     @property
+    def key_rows(self) -> tuple[keymap.KeyRow, ...]:
+        """The review's keys as bound (the config's `[keys]` applied)."""
+        return resolved(self.app, keymap.REVIEW)
+
+    @property
+    def hint_state(self) -> dict[str, bool]:
+        """The conditions the key map's `when` names."""
+        return {
+            "approvable": self.approve_enabled,
+            "changed": bool(self.body.changed),
+        }
+
+    @property
     def hint_list(self) -> tuple[hints.HintSpec, ...]:
-        if self.editing:
-            return hints.EDITOR_HINTS
-        return tuple(h for h in hints.REVIEW_HINTS if h[0] != "a" or self.approve_enabled)
+        rows_ = keymap.EDITOR if self.editing else self.key_rows
+        return hints.specs(keymap.footer_rows(rows_, self.hint_state))
 
     @property
     def hints_text(self) -> str:
@@ -236,32 +228,177 @@ class ReviewScreen(PlanScreen):
 
     @on(PlanBody.Moved)
     def _on_body_moved(self) -> None:
+        self._open_at_changed()
+        self._note_seen()
         self._update_position()
+
+    @on(PlanBody.ReaderScrolled)
+    def _on_reader_scrolled(self) -> None:
+        self._follow_top()
+
+    # -- the section cursor -------------------------------------------------------------------
+    def _note_seen(self) -> None:
+        """Remember the source lines now on screen (the `a` line says how much was shown)."""
+        body = self.body
+        sources = body.laid_out.sources
+        if not sources or self.empty:
+            return
+        top = min(body.top_line, len(sources) - 1)
+        bottom = min(body.top_line + body.viewport_height, len(sources)) - 1
+        self.seen.add(sources[top], sources[max(top, bottom)])
+
+    @property
+    def sections_seen(self) -> tuple[int, int]:
+        """(sections whose every line has been on screen, sections in the plan)."""
+        sections = self.document.sections
+        if self.empty or not sections:
+            return (0, 0)
+        body = self.body
+        laid_out = body.laid_out
+        seen = 0
+        for index in range(min(laid_out.done, len(sections))):
+            start, end = laid_out.starts[index], laid_out.starts[index] + laid_out.section_length(index)
+            while end - 1 > start and not body.line_text(end - 1).strip():
+                end -= 1  # the blank gap after a section need not have been on screen
+            if end > start and self.seen.covers(laid_out.sources[start], laid_out.sources[end - 1]):
+                seen += 1
+        return (seen, len(sections))
+
+    def _say(self, text: str) -> None:
+        """A passing remark in the notice row; the next move clears it."""
+        self._transient = True
+        self._set_notice(text)
+
+    def _moved_on(self) -> None:
+        if self._transient:
+            self._transient = False
+            self._set_notice("")
+
+    def move_cursor(self, index: int) -> None:
+        """Put the cursor on section `index`, scrolling only as far as it takes to show it."""
+        body = self.body
+        count = len(self.document.sections)
+        if self.empty or count == 0:
+            return
+        index = max(0, min(index, count - 1))
+        self.cursor = index
+        start, end = body.section_line_range(index)
+        top = cursor.reveal_top(body.top_line, body.viewport_height, start, end, body.content_end)
+        body.set_cursor(index)
+        if top != body.top_line:
+            body.scroll_to_line(top)
+        self._cursor_top = body.top_line
+        self._update_rows()
+
+    def _follow_top(self) -> None:
+        """The reader scrolled: the cursor moves to the section on the top row (if the view moved)."""
+        body = self.body
+        if body.top_line == self._cursor_top or self.empty:
+            return
+        self._cursor_top = body.top_line
+        index = cursor.follow_top(body.section_starts, body.top_line)
+        if index is not None:
+            self.cursor = index
+            body.set_cursor(index)
+        self._update_rows()
+
+    def _document_changed(self) -> None:
+        """A new text or the whole of a long one is on screen: keep the cursor in range, and open a
+        re-review at its first changed section (once, and only if the reader has not moved yet)."""
+        count = len(self.document.sections)
+        self.cursor = max(0, min(self.cursor, count - 1))
+        changed = self.body.changed
+        self.body.set_cursor(self.cursor if count else None)
+        if changed and not self._opened_at_changed:
+            self._opened_at_changed = True
+            if self.cursor == 0 and self.body.top_line == 0:
+                self._open_at = min(changed)
+                self._open_at_changed()
+
+    def _open_at_changed(self) -> None:
+        """Move to the first changed section once the body is laid out (not before its first size)."""
+        if self._open_at is None or self.body.laid_out.width == 0:
+            return
+        index, self._open_at = self._open_at, None
+        if self.cursor == 0 and self.body.top_line == 0:  # the reader has not moved meanwhile
+            self.move_cursor(index)
+
+    def _changed_on_disk(self, before: str, after: str) -> None:
+        """Say that what is on screen changed under the reader (live reload), naming the sections."""
+        if self.vanished or self.unreadable:
+            return
+        self._transient = False
+        self._set_notice(
+            f"The plan changed on disk{self._changed_names(before, after)}; the view shows the new text."
+        )
+
+    def _changed_names(self, before: str, after: str) -> str:
+        names = [
+            c.title or "Preamble" for c in changed_sections(before, after).changes if c.status != "unchanged"
+        ]
+        if not names or not before:
+            return ""
+        return f" ({', '.join(clean_text(n) for n in names[:3])}{', …' if len(names) > 3 else ''})"
 
     # -- actions ------------------------------------------------------------------------------
-    def action_lines(self, count: int) -> None:
-        self.body.move_lines(count)
-
-    def action_pages(self, count: int) -> None:
-        self.body.move_pages(count)
-
-    def action_half(self, count: int) -> None:
-        self.body.move_half_pages(count)
-
-    def action_top(self) -> None:
-        self.body.go_top()
-
-    def action_bottom(self) -> None:
-        self.body.go_bottom()
-
-    def action_section(self, step: int) -> None:
+    def _scrolled(self, move: Callable[[], object]) -> None:
         if self.editing:
             return
+        self._moved_on()
+        move()
+        self._follow_top()
+
+    def action_lines(self, count: int) -> None:
+        self._scrolled(lambda: self.body.move_lines(count))
+
+    def action_pages(self, count: int) -> None:
+        self._scrolled(lambda: self.body.move_pages(count))
+
+    def action_half(self, count: int) -> None:
+        self._scrolled(lambda: self.body.move_half_pages(count))
+
+    def action_top(self) -> None:
+        if not self.editing:
+            self._moved_on()
+            self.body.go_top()
+            self.move_cursor(0)
+
+    def action_bottom(self) -> None:
+        if not self.editing:
+            self._moved_on()
+            self.body.go_bottom()
+            self.move_cursor(len(self.document.sections) - 1)
+
+    def action_section(self, step: int) -> None:
+        if self.editing or self.empty:
+            return
+        self._moved_on()
         if step > 0:
-            self.body.next_section()
-        else:
-            self.body.previous_section()
-        self._update_position()
+            self._finish_loading()  # the sections past a long plan's first screens
+        target = cursor.step(self.cursor, len(self.document.sections), step)
+        if target is None:
+            self._say("This is the last section." if step > 0 else "This is the first section.")
+            return
+        self.move_cursor(target)
+
+    def action_changed(self, step: int) -> None:
+        if self.editing or self.empty:
+            return
+        self._moved_on()
+        self._finish_loading()
+        changed = self.body.changed
+        target = cursor.next_changed(self.cursor, changed, step)
+        if target is None:
+            if not changed:
+                self._say("No section changed since your last review.")
+            else:
+                self._say(
+                    "No changed section after this one."
+                    if step > 0
+                    else "No changed section before this one."
+                )
+            return
+        self.move_cursor(target)
 
     def action_diff(self) -> None:
         """`d`: the changed sections word by word against the last review, or the plan again."""
@@ -276,9 +413,9 @@ class ReviewScreen(PlanScreen):
 
     def action_keys(self) -> None:
         if not self.editing:
-            from planview.tui.review.keys import KeysHelp  # loaded on first use: not on the start-up path
+            from planview.tui.review.keys import KeysHelp, sheet  # loaded on first use: not at start-up
 
-            self.app.push_screen(KeysHelp())
+            self.app.push_screen(KeysHelp(sheet(self.key_rows)))
 
     def action_keep(self) -> None:
         if self.editing:
@@ -295,12 +432,41 @@ class ReviewScreen(PlanScreen):
         if editor is None:
             from planview.tui.review.editor import RefineEditor
 
+            # Until the editor has focus every key typed is the note's (kept, then typed into it).
+            if self._key_buffer is None:
+                self._key_buffer = []
             editor = self._editor = RefineEditor(id="editor")
             editor.display = True  # `editing` from here on, while it mounts
             await self.mount(editor, before=self.query_one("#hints"))
         editor.display = True
-        editor.focus()
+        self.set_focus(editor)  # now, not after the keys already queued (Widget.focus waits for them)
+        buffered, self._key_buffer = self._key_buffer or [], None
+        for key in buffered:
+            editor.post_message(events.Key(key.key, key.character))
         self._update_rows()
+
+    def on_key(self, event: events.Key) -> None:
+        """From the key that opens the refine editor until the editor has focus, every key is the
+        note's, never a review key. Textual hands each key to the body, then to this screen, then
+        to the app, whose bindings run the action: the keys typed meanwhile pass here before the
+        editor exists, so buffering starts at the opening key itself, not in the action."""
+        if self._key_buffer is not None:
+            if self.focused is not self._editor:
+                self._key_buffer.append(event)
+                event.stop()
+                event.prevent_default()
+            return
+        if not self.editing and event.key in self._opening_keys():
+            self._key_buffer = []  # the binding still runs the action: this only starts the buffer
+
+    def _opening_keys(self) -> frozenset[str]:
+        return frozenset(
+            name
+            for row in self.key_rows
+            for key in row.bindings
+            if key.action == "refine"
+            for name in key.alternatives
+        )
 
     def action_approve(self) -> None:
         if self.editing:
@@ -377,14 +543,7 @@ class ReviewScreen(PlanScreen):
         self._web = server
 
     def _ask_again(self, before: str, after: str) -> None:
-        names = [
-            c.title or "Preamble" for c in changed_sections(before, after).changes if c.status != "unchanged"
-        ]
-        what = (
-            f" ({', '.join(clean_text(n) for n in names[:3])}{', …' if len(names) > 3 else ''})"
-            if names and before
-            else ""
-        )
+        what = self._changed_names(before, after)
         self._set_notice(
             f"The plan changed on disk since it was shown{what}. It is on screen now: "
             "press a again to approve this version, Esc to keep planning."
