@@ -177,6 +177,7 @@ LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "planview.fileguard",
             "planview.nesting",
             "planview.invocation",
+            "planview.keymap",
         ),
     ),
     ("sandbox", ("planview.sandbox",)),

@@ -5,28 +5,28 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from textual.app import App
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 from planview.keymap import KeyRow, with_overrides
 
 
-def bindings(rows: Sequence[KeyRow], *, footer: bool = False) -> list[Binding]:
+def bindings(rows: Sequence[KeyRow], *, footer: bool = False) -> list[BindingType]:
     """One Binding per key of `rows`; with `footer` (a screen drawing Textual's own Footer) the rows
     that have a label are shown there, a binding with several spellings by its first."""
-    out = []
+    out: list[BindingType] = []
     for row in rows:
         shown = footer and bool(row.label)
         for key in row.bindings:
-            display = {"key_display": key.alternatives[0]} if shown and len(key.alternatives) > 1 else {}
+            display = key.alternatives[0] if shown and len(key.alternatives) > 1 else None
             out.append(
                 Binding(
                     key.keys,
                     key.action,
                     row.label or row.description,
                     show=shown,
+                    key_display=display,
                     priority=key.priority,
                     id=key.id,
-                    **display,
                 )
             )
     return out

@@ -236,7 +236,9 @@ def test_the_collector_waits_for_the_first_frame_and_always_comes_back(
     seen: dict[str, object] = {}
 
     class FailingApp:
-        def __init__(self, path: Path, *, home: Path | None, on_first_frame, not_approvable=None) -> None:
+        def __init__(
+            self, path: Path, *, home: Path | None, on_first_frame, not_approvable=None, keymap=None
+        ) -> None:
             seen["on_first_frame"] = on_first_frame
 
         def run(self) -> None:

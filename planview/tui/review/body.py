@@ -512,6 +512,7 @@ class PlanBody(ScrollView, can_focus=True):
             section = laid_out.section_at(index)
             changed = section in self.changed
             theme = self.render_theme
+            mark: Style | None
             if section == self.cursor and section is not None:  # the cursor: a wider bar
                 mark, glyph = Style(color=theme.warning if changed else theme.primary, bold=True), "▌"
             else:
@@ -539,6 +540,6 @@ def highlight(strip: Strip, offset: int, marks: Sequence[tuple[int, int, Style]]
     position = cuts[0] if cuts else 0
     for piece, end in zip(pieces[1:], cuts[1:], strict=False):
         style = next((st for s0, s1, st in marks if s0 + offset <= position and end <= s1 + offset), None)
-        segments.extend(Segment.apply_style(list(piece), post_style=style) if style else piece)
+        segments.extend(Segment.apply_style(list(piece), post_style=style) if style is not None else piece)
         position = end
     return Strip(segments, strip.cell_length)
