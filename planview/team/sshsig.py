@@ -45,7 +45,8 @@ def sign(message: bytes, key: Path) -> str:
     return signature.strip() + "\n"
 
 
-def _with_files(signers: bytes, signature: str):
+def _with_files(signers: bytes, signature: str) -> tuple[tempfile.TemporaryDirectory[str], Path, Path]:
+    """A private folder holding the signers file and the signature (ssh-keygen reads both by path)."""
     folder = tempfile.TemporaryDirectory(prefix="planview-sig-")
     signers_path = Path(folder.name, "allowed_signers")
     sig_path = Path(folder.name, "message.sig")
