@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -116,50 +116,69 @@ class Report:
 
 @dataclass(frozen=True)
 class _Commit:
-    """What verify reads of one commit: parents, author email, subject, Plan trailers."""
+    """What verify reads of one commit: parents, author email, subject, Plan trailers, changed paths."""
 
     sha: str
     parents: tuple[str, ...]
     author_email: str
     subject: str
     plans: tuple[str, ...]
+    paths: tuple[str, ...] = ()
 
 
-def _commit(root: Path, sha: str) -> _Commit:
-    fmt = f"%H%x00%P%x00%ae%x00%s%x00%(trailers:key={TRAILER},valueonly,separator=%x1f)"
-    out = git.git_text(root, ["show", "-s", f"--format={fmt}", sha])
-    parts = out.split("\x00")
-    plans = tuple(v.strip() for v in parts[4].split("\x1f") if v.strip()) if len(parts) > 4 else ()
-    return _Commit(parts[0], tuple(parts[1].split()), parts[2], parts[3], plans)
-
-
-def _changed_paths(root: Path, commit: _Commit) -> tuple[str, ...]:
-    # A merge counts only what it changed against every parent (its own resolution); what a parent
+def _commits(root: Path, fork: str, head: str) -> list[_Commit]:
+    """The range's commits, oldest first, each with what it changed: two git calls for the whole range."""
+    fmt = f"%x1e%H%x00%P%x00%ae%x00%s%x00%(trailers:key={TRAILER},valueonly,separator=%x1f)"
+    out = git.run_git(root, ["log", "--reverse", "--topo-order", f"--format={fmt}", f"{fork}..{head}"])
+    commits = []
+    for chunk in out.stdout.decode("utf-8", "replace").split("\x1e")[1:]:
+        parts = chunk.rstrip("\n").split("\x00")
+        plans = tuple(v.strip() for v in parts[4].split("\x1f") if v.strip())
+        commits.append(_Commit(parts[0], tuple(parts[1].split()), parts[2], parts[3], plans))
+    if not commits:
+        return commits
+    # A merge counts only what it changed against every parent (-c: its own resolution); what a parent
     # brought is judged on that parent's own commits, which lie in the range too.
-    args = ["diff-tree", "-r", "--no-commit-id", "--name-only", "-z", "--no-renames"]
-    if len(commit.parents) > 1:
-        args.append("-c")
-    elif not commit.parents:
-        args.append("--root")
-    out = git.run_git(root, [*args, commit.sha]).stdout.decode("utf-8", "surrogateescape")
-    return tuple(dict.fromkeys(p for p in out.split("\0") if p))
+    args = ["diff-tree", "--stdin", "--always", "-r", "--name-only", "-z", "--no-renames", "-c", "--root"]
+    feed = "".join(f"{c.sha}\n" for c in commits).encode()
+    tokens = git.run_git(root, args, input=feed).stdout.decode("utf-8", "surrogateescape").split("\0")
+    paths: dict[str, list[str]] = {}
+    index, current = 0, None
+    for token in tokens:
+        # Output is in input order: a token is the next commit's header only when it is that very id
+        # (a path named like the next commit's id would need that id before the commit exists).
+        if index < len(commits) and token == commits[index].sha:
+            current = commits[index].sha
+            paths[current] = []
+            index += 1
+        elif token and current is not None:
+            paths[current].append(token)
+    return [replace(c, paths=tuple(dict.fromkeys(paths.get(c.sha, ())))) for c in commits]
 
 
 class _Judge:
-    """Judges records once each against the base's signers (a cache over the notes ref)."""
+    """Judges the records of the plans the range names, each once, against the base's signers."""
 
     def __init__(self, root: Path, head: str, signers: bytes | None) -> None:
         self.root, self.head, self.signers = root, head, signers
-        self.records: list[tuple[notes.NoteLine, SignedRecord | None, str | None]] = []
+        self.parsed: list[tuple[notes.NoteLine, SignedRecord]] = []
+        self.judged: list[tuple[notes.NoteLine, SignedRecord | None, str | None]] = []
         self.malformed: list[str] = []
+        self._plans: dict[str, list[tuple[notes.NoteLine, SignedRecord, str | None]]] = {}
+        self._descendants: dict[str, frozenset[str]] = {}
         for line in notes.note_lines(root):
             try:
-                record = parse_line(line.text)
+                self.parsed.append((line, parse_line(line.text)))
             except MalformedRecord as exc:
                 self.malformed.append(f"{line.where()}: {exc}")
-                self.records.append((line, None, str(exc)))
-                continue
-            self.records.append((line, record, self._problem(line, record)))
+                self.judged.append((line, None, str(exc)))
+
+    def descendants(self, base: str) -> frozenset[str]:
+        """The commits of which `base` is a proper ancestor, up to head (one rev-list per base)."""
+        if base not in self._descendants:
+            out = git.git_text(self.root, ["rev-list", "--ancestry-path", f"{base}..{self.head}"])
+            self._descendants[base] = frozenset(out.split())
+        return self._descendants[base]
 
     def _problem(self, line: notes.NoteLine, record: SignedRecord) -> str | None:
         p = record.payload
@@ -181,7 +200,7 @@ class _Judge:
             return f"the plan's scope cannot be read: {exc}"
         if git.resolve_commit(self.root, p.base) != p.base:
             return f"its base {p.base[:12]} is not a commit in this repository"
-        if not git.is_ancestor(self.root, p.base, self.head):
+        if p.base != self.head and not self.descendants(p.base):
             return f"its base {p.base[:12]} is not an ancestor of head (approved on another history)"
         actual = policy_digest({n: git.file_at(self.root, p.base, n) for n in TEAM_FILES})
         if actual != dict(p.policy):
@@ -189,11 +208,15 @@ class _Judge:
         return sshsig.verify(record.payload_json.encode("utf-8"), record.signature, p.principal, self.signers)
 
     def for_plan(self, plan: str) -> list[tuple[notes.NoteLine, SignedRecord, str | None]]:
-        return [
-            (ln, r, why)
-            for ln, r, why in self.records
-            if r is not None and r.payload.plan_canonical_sha256 == plan
-        ]
+        if plan not in self._plans:
+            found = [
+                (ln, r, self._problem(ln, r))
+                for ln, r in self.parsed
+                if r.payload.plan_canonical_sha256 == plan
+            ]
+            self._plans[plan] = found
+            self.judged.extend(found)
+        return self._plans[plan]
 
 
 def _load_policy(root: Path, base: str, base_ref: str) -> tuple[bytes | None, Policy | None, list[Finding]]:
@@ -242,7 +265,7 @@ def _plan_of(commit: _Commit) -> tuple[str | None, str | None]:
 def _judge_commit(
     root: Path, commit: _Commit, policy: Policy | None, judge: _Judge
 ) -> tuple[list[Finding], tuple[str, ...]]:
-    paths = _changed_paths(root, commit)
+    paths = commit.paths
     if not paths:
         return [], ()  # an empty commit or a clean merge changes nothing to approve
     plan, why = _plan_of(commit)
@@ -254,7 +277,7 @@ def _judge_commit(
         for _, r, problem in candidates
         if problem is None
         and r.payload.base != commit.sha
-        and git.is_ancestor(root, r.payload.base, commit.sha)
+        and commit.sha in judge.descendants(r.payload.base)
     ]
     if not valid:
         reasons = [
@@ -329,14 +352,17 @@ def verify(start: Path, base_ref: str, head_ref: str = "HEAD") -> Report:
     signers, policy, findings = _load_policy(root, base, base_ref)
     fork = git.merge_base(root, base, head)
     if fork is None:
-        findings.append(Finding(f"{base_ref} and {head_ref} share no history"))
+        shallow = git.git_text(root, ["rev-parse", "--is-shallow-repository"]) == "true"
+        hint = " (this is a shallow clone: fetch the whole history, e.g. fetch-depth: 0)" if shallow else ""
+        findings.append(Finding(f"{base_ref} and {head_ref} share no history{hint}"))
         return Report(base_ref, base, head, None, (), {}, tuple(findings), ())
-    shas = git.git_text(root, ["rev-list", "--reverse", "--topo-order", f"{fork}..{head}"]).split()
+    commits = _commits(root, fork, head)
+    shas = [c.sha for c in commits]
     judge = _Judge(root, head, signers)
     subjects: dict[str, str] = {}
     covered: dict[str, tuple[str, ...]] = {}
-    for sha in shas:
-        commit = _commit(root, sha)
+    for commit in commits:
+        sha = commit.sha
         subjects[sha] = commit.subject
         found, used = _judge_commit(root, commit, policy, judge)
         findings.extend(found)
@@ -352,6 +378,6 @@ def verify(start: Path, base_ref: str, head_ref: str = "HEAD") -> Report:
             r.payload.channel if r else None,
             problem,
         )
-        for ln, r, problem in judge.records
+        for ln, r, problem in judge.judged
     )
     return Report(base_ref, base, head, fork, tuple(shas), subjects, tuple(findings), approvals, covered)

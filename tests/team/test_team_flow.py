@@ -207,3 +207,25 @@ def test_the_ci_workflow_runs_as_written(team: Team, approved: dict[str, str]) -
         done = subprocess.run(command, shell=True, cwd=clone, env=team.env, capture_output=True, text=True)
         assert done.returncode == 0, (command, done.stdout, done.stderr)
     assert done.stdout.strip().endswith("verified")
+
+
+def test_a_clean_merge_needs_no_trailer_but_an_evil_merge_does(team: Team, approved: dict[str, str]) -> None:
+    clone = third_clone(team, "merges")
+    team.as_member(clone, "alice")
+    team.git(clone, "checkout", "-q", "-b", "feat2")
+    team.commit(clone, {"src/more.py": "more = 1\n"}, "more" + trailer(approved))
+    team.git(clone, "checkout", "-q", "feature")
+    team.commit(clone, {"src/other.py": "other = 1\n"}, "other" + trailer(approved))
+    team.git(clone, "merge", "-q", "--no-ff", "-m", "merge feat2", "feat2")
+    code, report = verify(team, clone)
+    assert code == 0, reasons(report)
+    team.git(clone, "reset", "-q", "--hard", "HEAD^")
+    team.git(clone, "merge", "-q", "--no-ff", "--no-commit", "feat2")
+    (clone / "src" / "evil.py").write_text("evil = 1\n")
+    team.git(clone, "add", "src/evil.py")
+    team.git(clone, "commit", "-q", "-m", "merge feat2")
+    evil = team.git(clone, "rev-parse", "HEAD")
+    code, report = verify(team, clone)
+    assert code == 1
+    [finding] = report["findings"]
+    assert finding["commit"] == evil and "names no plan" in finding["reason"]
