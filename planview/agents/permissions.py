@@ -22,7 +22,6 @@ ALLOW_KINDS = (
     "allow_always",
 )  # allow_once first: the agent keeps asking, so the pin is checked
 REJECT_KINDS = ("reject_once", "reject_always")
-_PATH_KEYS = ("file_path", "path", "filePath", "absolute_path", "notebook_path", "target", "destination")
 _PLAN_FILE_KEYS = ("plan_path", "plan_filename", "planPath", "plan_file")
 _MD_IN_TEXT = re.compile(r"(\S+\.md)\b")
 
@@ -66,14 +65,89 @@ def plan_file(raw_input: Any, title: str, locations: Sequence[str]) -> str | Non
     return found.group(1) if found else None
 
 
+def _path_key(key: Any) -> bool:
+    """A key whose value is a path or holds paths: path(s), file(s), filePath, dir_path, cwd, workdir,
+    locations, target, destination, source, root, folder, include (matched loosely, any case)."""
+    if not isinstance(key, str):
+        return False
+    norm = key.replace("_", "").replace("-", "").lower()
+    return norm in _PATH_KEY_WORDS or any(norm.endswith(word) for word in _PATH_KEY_ENDINGS)
+
+
+_PATH_KEY_WORDS = frozenset(
+    {"cwd", "workdir", "workingdirectory", "target", "targets", "destination", "source", "sources", "root"}
+    | {"include", "includes", "exclude", "locations", "location", "folder", "folders", "dir", "dirs"}
+)
+_PATH_KEY_ENDINGS = ("path", "paths", "file", "files", "directory", "directories", "dir", "dirs")
+_WALK_LIMIT = 10_000  # values visited in one request (a hostile request is refused long before)
+
+
+def _looks_like_path(value: str) -> bool:
+    """A string under any key that names a place outside by its shape: absolute, home or parent."""
+    return value.startswith(("/", "~", "../")) or value == ".."
+
+
+# Keys whose strings are text, not places (a search pattern "/api/" is not a path outside).
+_TEXT_KEYS = frozenset(
+    {"pattern", "query", "regex", "text", "content", "description", "title", "prompt", "message", "plan"}
+    | {"oldstring", "newstring", "oldtext", "newtext", "command", "cmd", "url"}
+)
+
+
+def _key_kind(key: Any, inherited: str) -> str:
+    if inherited == "path" or _path_key(key):
+        return "path"
+    norm = key.replace("_", "").replace("-", "").lower() if isinstance(key, str) else ""
+    return "text" if norm in _TEXT_KEYS else inherited
+
+
 def target_paths(raw_input: Any, locations: Sequence[str]) -> list[str]:
-    paths = list(locations)
-    if isinstance(raw_input, Mapping):
-        for key in _PATH_KEYS:
-            value = raw_input.get(key)
-            if isinstance(value, str) and value:
+    """Every path a request names: its locations, each string under a path-like key at any depth
+    (nested objects, lists), and any other string shaped like an absolute, home or parent path
+    (but under a text key: a pattern, a query, a command)."""
+    paths = [p for p in locations if p]
+    stack: list[tuple[Any, str]] = [(raw_input, "plain")]
+    seen = 0
+    while stack and seen < _WALK_LIMIT:
+        value, kind = stack.pop()
+        seen += 1
+        if isinstance(value, str):
+            if value and (kind == "path" or (kind == "plain" and _looks_like_path(value))):
                 paths.append(value)
+        elif isinstance(value, Mapping):
+            stack.extend((v, _key_kind(k, kind)) for k, v in reversed(list(value.items())))
+        elif isinstance(value, (list, tuple)):
+            stack.extend((v, kind) for v in reversed(value))
     return paths
+
+
+# Keys of an execute request the agent's own shell would apply to the command (normalised: no "_",
+# "-", lower case): a working folder, an environment, running it detached from the turn.
+_EXECUTE_EXTRAS = {
+    "cwd": "cwd",
+    "workdir": "workdir",
+    "workingdirectory": "cwd",
+    "env": "env",
+    "environment": "env",
+    "background": "background",
+    "runinbackground": "run_in_background",
+    "isbackground": "is_background",
+    "detach": "background",
+    "detached": "background",
+}
+
+
+def execute_extras(raw_input: Any) -> dict[str, Any]:
+    """What an execute request asks for beyond its command, by the names the gate refuses them under
+    (cwd, env, background flags); empty and false values are left out."""
+    if not isinstance(raw_input, Mapping):
+        return {}
+    extras: dict[str, Any] = {}
+    for key, value in raw_input.items():
+        norm = key.replace("_", "").replace("-", "").lower() if isinstance(key, str) else ""
+        if norm in _EXECUTE_EXTRAS and value not in (None, False, "", {}, [], "false", 0):
+            extras[_EXECUTE_EXTRAS[norm]] = value
+    return extras
 
 
 def command_of(raw_input: Any) -> str | None:
@@ -123,7 +197,7 @@ def gate_call(
         command = command_of(raw_input)
         if command is None:
             return ToolCall("shell", {"title": title}, builtin=False)
-        return ToolCall("bash", {"command": command})
+        return ToolCall("bash", {"command": command, **execute_extras(raw_input)})
     if kind in ("edit", "delete", "move"):
         paths = target_paths(raw_input, locations)
         if (

@@ -184,3 +184,66 @@ def test_a_read_the_agent_asks_for_outside_the_project_is_refused(tmp_path: Path
     assert asked({"file_path": str(root / "src" / "app.py")})[0]
     assert asked({"path": "src"}, (str(root / "src"),))[0]
     assert asked({})[0]  # nothing named: the agent's read of what it already shows
+
+
+def test_every_path_in_a_request_is_read_nested_keys_lists_and_working_folders(tmp_path: Path) -> None:
+    """Issue 23: ACP permission requests carry paths and working folders under keys the mapping never
+    read (nested options, lists, cwd, workdir, filePath inside edits, locations as objects)."""
+    root = tmp_path / "repo"
+    (root / "src").mkdir(parents=True)
+    plans = root / ".planview" / "plans"
+    policy = GatePolicy(plans_dir=plans, project_root=root)
+
+    def allowed(kind: str, raw: dict) -> bool:
+        return decide(perm.gate_call(kind, "Tool", raw, [], plans, root), "plan", policy).allowed
+
+    for raw in (
+        {"cwd": "/etc", "pattern": "root"},
+        {"workdir": "/home/me/.ssh"},
+        {"options": {"paths": ["src", "/home/me/.aws/credentials"]}},
+        {"locations": [{"path": "/etc/shadow", "line": 1}]},
+        {"query": "TODO", "include": ["~/.ssh/id_rsa"]},
+        {"args": {"dir_path": "../../elsewhere"}},
+        {"targets": [["nested", {"file": "/etc/hosts"}]]},
+    ):
+        assert not allowed("search", raw), raw
+        assert not allowed("read", raw), raw
+    assert allowed("search", {"cwd": str(root), "pattern": "TODO", "paths": ["src"]})
+    assert allowed("search", {"pattern": "/api/users", "query": "~/notes", "path": "src"})
+    # An edit naming a second file deep in its input is not "only the plan file".
+    plan = str(plans / "p.md")
+    assert allowed("edit", {"file_path": plan})
+    assert not allowed("edit", {"file_path": plan, "edits": [{"filePath": str(root / "src" / "app.py")}]})
+    assert sorted(perm.target_paths({"a": {"b": [{"path": "x"}, {"paths": ["y", "z"]}]}}, [])) == [
+        "x",
+        "y",
+        "z",
+    ]
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {"command": "git status", "cwd": "/"},
+        {"command": "git status", "workdir": "/tmp"},
+        {"command": "git log", "env": {"GIT_DIR": "/elsewhere/.git"}},
+        {"command": "git log", "env": [{"name": "PAGER", "value": "sh"}]},
+        {"command": "git status", "run_in_background": True},
+        {"command": "git status", "is_background": True},
+        {"command": "git status", "background": "true"},
+    ],
+)
+def test_an_execute_request_with_a_cwd_env_or_background_flag_is_refused(raw: dict) -> None:
+    """The agent runs an allowed command in its own shell with what it asked for: a working folder,
+    environment or background flag the gate never judged changes what `git status` does."""
+    call = perm.gate_call("execute", "Run", raw, [], PLANS, ROOT)
+    decision = decide(call, "plan", GatePolicy(plans_dir=PLANS))
+    assert not decision.allowed
+    assert any(word in decision.reason for word in ("cwd", "env", "background", "working folder")), (
+        decision.reason
+    )
+
+
+def test_an_execute_request_without_extras_is_still_judged_by_its_command() -> None:
+    assert gate("execute", {"command": "git status", "description": "show status", "timeout": 5000})
+    assert gate("execute", {"command": "git status", "run_in_background": False, "env": {}})
