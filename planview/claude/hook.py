@@ -358,7 +358,7 @@ def handle(event: HookEvent, timeout: float = DEFAULT_TIMEOUT) -> HookAnswer:
         vouched, ignored = (
             _read_only_tools(ctx.home) if event.tool_name.startswith("mcp__") else (frozenset(), None)
         )
-        verdict = plan_mode_verdict(event.tool_name, event.tool_input, ctx.root, vouched)
+        verdict = plan_mode_verdict(event.tool_name, event.tool_input, ctx.root, vouched, event.cwd)
         if not verdict.allowed and ignored is not None and event.tool_name not in vouched:
             verdict = verdict._replace(reason=f"{verdict.reason}; {ignored}")
         if not verdict.allowed:

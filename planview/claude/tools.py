@@ -117,18 +117,46 @@ def _glob_escapes(pattern: Any) -> bool:
     return pattern.startswith(("/", "~")) or ".." in Path(pattern).parts
 
 
-def _reader(tool: str, tool_input: Mapping[str, Any], root: Path) -> PlanVerdict:
+def _glob_base(pattern: str) -> str:
+    """The folder a glob pattern starts in: its leading segments before the first wildcard."""
+    fixed = []
+    for part in pattern.split("/"):
+        if any(ch in part for ch in "*?[{"):
+            break
+        fixed.append(part)
+    return "/".join(fixed[:-1] if len(fixed) == len(pattern.split("/")) else fixed)
+
+
+def _place_refusal(value: str, root: Path, cwd: Path | None) -> str | None:
+    """Why `value` is not a place inside the project, judged against the root and, for a relative
+    path, against the event's cwd too: Claude Code resolves it from there, where a link that does not
+    exist at the root may lead out."""
+    problem = refusal(value, root)
+    if problem is None and cwd is not None and not value.startswith(("/", "~")):
+        problem = refusal(os.path.join(cwd, value), root)
+    return problem
+
+
+def _reader(tool: str, tool_input: Mapping[str, Any], root: Path, cwd: Path | None) -> PlanVerdict:
+    if cwd is not None and refusal(str(cwd), root) is not None:
+        return PlanVerdict(False, f"{tool} runs in {cwd}, which is outside the project {root}")
     for key in READERS[tool]:
         value = tool_input.get(key)
         if value is None and key == "path":
             continue  # Grep / Glob / LS default to the working folder
         if not isinstance(value, str) or not value:
             return PlanVerdict(False, f"{tool} {key} must be a path inside the project {root}")
-        problem = refusal(value, root)
+        problem = _place_refusal(value, root, cwd)
         if problem is not None:
             return PlanVerdict(False, f"{tool} {key} {problem}")
-    if tool == "Glob" and _glob_escapes(tool_input.get("pattern")):
+    pattern = tool_input.get("pattern")
+    if tool == "Glob" and _glob_escapes(pattern):
         return PlanVerdict(False, "Glob patterns may not leave the project (no leading / or ~, no ..)")
+    if tool == "Glob" and isinstance(pattern, str) and _glob_base(pattern):
+        base = os.path.join(tool_input.get("path") or ".", _glob_base(pattern))
+        problem = _place_refusal(base, root, cwd)
+        if problem is not None:
+            return PlanVerdict(False, f"Glob pattern {problem}")
     decision = decide(ToolCall(name="read", input={}), "plan")
     return PlanVerdict(decision.allowed, decision.reason)
 
@@ -146,12 +174,17 @@ def _plan_draft(tool: str, tool_input: Mapping[str, Any]) -> bool:
 
 
 def plan_mode_verdict(
-    tool: str, tool_input: Mapping[str, Any], root: Path, read_only_tools: frozenset[str] = frozenset()
+    tool: str,
+    tool_input: Mapping[str, Any],
+    root: Path,
+    read_only_tools: frozenset[str] = frozenset(),
+    cwd: Path | None = None,
 ) -> PlanVerdict:
-    """Allow or refuse one Claude tool call while planning; the reason names the fix."""
+    """Allow or refuse one Claude tool call while planning; the reason names the fix. `cwd` is the
+    event's working folder (relative paths are resolved from it as well as from the root)."""
     name = tool.strip()
     if name in READERS:
-        return _reader(name, tool_input, root)
+        return _reader(name, tool_input, root, cwd)
     if name in ALWAYS_ALLOWED:
         return PlanVerdict(True, "read-only in plan mode")
     if name == "Bash":

@@ -169,6 +169,37 @@ def test_a_symlink_out_of_the_project_is_not_readable(project: Path, tmp_path: P
     assert "outside the project" in reason(answer)
 
 
+@pytest.mark.parametrize(
+    ("tool", "tool_input"),
+    [
+        ("Grep", {"pattern": "hunter", "path": "ext"}),
+        ("Glob", {"pattern": "*.txt", "path": "ext"}),
+        ("LS", {"path": "ext"}),
+        ("Read", {"file_path": "ext/token.txt"}),
+    ],
+)
+def test_a_link_that_only_exists_below_the_root_is_judged_from_the_events_cwd(
+    project: Path, tmp_path: Path, tool: str, tool_input: dict[str, Any]
+) -> None:
+    """Issue 23: Claude Code resolves a relative path against its cwd. With the cwd in a subfolder,
+    `ext` there is a link that leads out, while `<root>/ext` does not exist; judged against the root
+    alone, the path looked inside."""
+    outside = tmp_path / "secret"
+    outside.mkdir()
+    (outside / "token.txt").write_text("hunter2")
+    sub = project / "pkg"
+    sub.mkdir()
+    (sub / "ext").symlink_to(outside)
+    answer = ask({**event(project, tool, tool_input), "cwd": str(sub)})
+    assert decision(answer) == "deny", answer
+    assert "outside the project" in reason(answer)
+    (sub / "ext").unlink()
+    (sub / "ext").mkdir()  # the same words naming a folder that is inside: allowed again
+    (sub / "ext" / "token.txt").write_text("fine")
+    answer = ask({**event(project, tool, tool_input), "cwd": str(sub)})
+    assert decision(answer) == "allow", reason(answer)
+
+
 def test_non_utf8_and_lone_surrogate_paths_are_denied(project: Path) -> None:
     raw = json.dumps(event(project, "Read", {"file_path": "PLACEHOLDER"})).replace(
         "PLACEHOLDER", "\\udcff\\ud800"
