@@ -22,6 +22,7 @@ from planview.agents.client import PlanviewClient, capabilities, client_info
 from planview.agents.errors import AgentStartError
 from planview.agents.processes import descendants, start_time
 from planview.agents.profiles import AgentProfile
+from planview.errors import PlanviewError
 
 START_TIMEOUT = 60.0  # initialize + session/new (an agent may fetch its models first)
 LOAD_TIMEOUT = 120.0  # session/load replays the whole history before it answers
@@ -40,12 +41,15 @@ class AgentConnection:
         stderr_path: Path,
         client: PlanviewClient,
         env: Mapping[str, str] | None = None,
+        plans_dir: Path | None = None,  # writable under the agent profile (None: the project's)
     ) -> None:
         self.profile = profile
         # The agent runs its commands as its own children: it is a tool process (the session's
         # tool_env marks it, so `planview approve` from the agent's shell refuses).
         self.env = dict(os.environ if env is None else env)
         self.project_root = project_root
+        self.plans_dir = plans_dir or project_root / ".planview" / "plans"
+        self.sandboxed = False  # the running process was started under the agent profile
         self.stderr_path = stderr_path
         self.client = client
         self.init_response: Any = None
@@ -57,8 +61,9 @@ class AgentConnection:
     def open(self) -> bool:
         return self._conn is not None
 
-    async def start(self) -> None:
-        """Spawn the agent (cwd: the project) and initialize; AgentStartError when it cannot."""
+    async def start(self, *, sandboxed: bool = False) -> None:
+        """Spawn the agent (cwd: the project) and initialize; AgentStartError when it cannot.
+        `sandboxed`: under the agent profile (planning; confine.py), for good."""
         self.stderr_path.parent.mkdir(parents=True, exist_ok=True)
         stack = contextlib.AsyncExitStack()
         log = stack.enter_context(open(self.stderr_path, "ab"))
@@ -72,6 +77,15 @@ class AgentConnection:
         root.addHandler(handler)
         env = {**self.env, **self.profile.env}
         program, *args = self.profile.argv
+        if sandboxed:
+            from planview.agents.confine import agent_argv
+
+            try:
+                program, args = agent_argv(self.profile, self.project_root, self.plans_dir, env)
+            except PlanviewError as exc:
+                await stack.aclose()
+                raise AgentStartError(f"could not sandbox {self.profile.short_name}: {exc}") from None
+        self.sandboxed = sandboxed
         try:
             conn, process = await stack.enter_async_context(
                 spawn_agent_process(
@@ -105,6 +119,16 @@ class AgentConnection:
         except BaseException:
             await self.close()
             raise
+
+    def kill(self) -> None:
+        """SIGKILL the agent and every process it started, now (a revoked approval: an agent that
+        writes without asking must not get the grace a polite close gives); `close` still follows."""
+        if self._process is None or self._conn is None:
+            return
+        for pid, started in [(self._process.pid, None), *descendants(self._process.pid)]:
+            if started is None or start_time(pid) == started:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
 
     async def close(self) -> None:
         """Stop the agent (stdin closed first, then terminate, then kill), and what it started."""

@@ -58,11 +58,12 @@ class AgentLink:
         stderr_path: Path,
         handler: ClientHandler,
         env: Mapping[str, str] | None = None,  # the agent process's environment (the session's tool_env)
+        plans_dir: Path | None = None,  # what the agent profile lets a planning agent write
     ) -> None:
         self.profile = profile
         self._session_ids: set[str] = set()  # the client answers only the sessions opened here
         self._agent = AgentConnection(
-            profile, project_root, stderr_path, PlanviewClient(handler, self._session_ids), env
+            profile, project_root, stderr_path, PlanviewClient(handler, self._session_ids), env, plans_dir
         )
         self.session_id: str | None = None
         self._limited = False  # the agent session was opened with the plan-only hard limits
@@ -91,10 +92,45 @@ class AgentLink:
     def init_response(self) -> Any:
         return self._agent.init_response
 
-    async def connect(self) -> None:
-        """Start the agent and initialize (once; later calls return at once)."""
+    @property
+    def sandboxed(self) -> bool:
+        """The agent process runs under the agent profile (it can write only its plans and state)."""
+        return self._agent.open and self._agent.sandboxed
+
+    async def connect(self, planning: bool = False) -> None:
+        """Start the agent and initialize (once; later calls return at once) - under the agent
+        profile when it starts for planning on a machine with Landlock."""
         if not self._agent.open:
-            await self._agent.start()
+            from planview.agents.confine import sandboxed
+
+            await self._agent.start(sandboxed=planning and sandboxed())
+
+    async def fit_process(self, planning: bool) -> bool:
+        """A process that fits the mode: a planning agent runs sandboxed, an executing one does not.
+        Landlock cannot be lifted, so a process that does not fit is replaced, and the conversation
+        carried over (session/load when the agent offers it, else a fresh session that is sent the
+        approved plan with its first prompt). True when the process was replaced."""
+        from planview.agents.confine import sandboxed
+
+        wanted = planning and sandboxed()
+        if not self._agent.open:
+            await self._agent.start(sandboxed=wanted)
+            return False
+        if self._agent.sandboxed == wanted:
+            return False
+        await self.restart(sandboxed=wanted)
+        return True
+
+    async def restart(self, *, sandboxed: bool, kill: bool = False) -> None:
+        """A new agent process (`kill`: the old one is killed at once, not asked to stop), reopening
+        the current agent session in it when it can."""
+        carried = SavedAgentSession(self.session_id, self._limited) if self.session_id else None
+        if kill:
+            self._agent.kill()
+        await self._agent.close()
+        self.session_id, self.modes, self.mode = None, AgentModes(None, ()), None
+        self.saved = carried
+        await self._agent.start(sandboxed=sandboxed)
 
     async def ensure_session(self, planning: bool) -> None:
         """An agent session whose hard limits fit the mode (limits are fixed when a session opens)."""

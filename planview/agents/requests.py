@@ -44,8 +44,10 @@ from planview.agents import files, prompts
 from planview.agents import permissions as perm
 from planview.agents.breach import BreachWatcher, breach_message, diff_of
 from planview.agents.cancel import CANCELLED, TurnCancel
+from planview.agents.confine import sandboxed
 from planview.agents.link import MODE_CONFIRM_TIMEOUT, AgentLink, SavedAgentSession
 from planview.agents.modes import current_from_update
+from planview.agents.plan_watch import PlanWatch
 from planview.agents.profiles import AgentProfile
 from planview.agents.terminals import REFUSED, Terminals, TerminalSpec, output_limit, shell_line
 from planview.agents.translate import Translator, content_text, todos_from_plan
@@ -86,12 +88,17 @@ class AgentRequests(SessionBase):
         super().__init__(provider=AgentProvider(profile, spec or profile.name), **kwargs)
         self.profile = profile
         self.stderr_path = HomeLayout(self.home).agent_log(self.id)
-        self.agent = AgentLink(profile, self.project_root, self.stderr_path, self, self.tool_env())
+        self.agent = AgentLink(
+            profile, self.project_root, self.stderr_path, self, self.tool_env(), self.store.plans_dir
+        )
         self.provider.link, self.agent.saved = self.agent, self.provider.saved
         self._terminals = Terminals()
         self._stop = TurnCancel(self._cancel_agent, self._stop_turn)
         self._translator = Translator(self._emit, self.project_root, self._terminals.shown)
         self._watcher: BreachWatcher | None = None
+        self._plan_watch: PlanWatch | None = None  # the approved plan, while the agent executes it
+        self._revoked = asyncio.Event()  # the approved plan changed under the executing agent
+        self._restart: asyncio.Task[None] | None = None
         self._breach: tuple[str, ...] = ()
         self._breach_report: asyncio.Task[None] | None = None
         # The turn's state that requests leave for AcpSession's turn (which resets it per prompt):
@@ -162,6 +169,44 @@ class AgentRequests(SessionBase):
         self._breach_report = None
         self._emit(ErrorEvent(message))
         self._end("error", message)
+
+    # ------------------------------------------------------------------ the approved plan, while executing
+
+    async def _watch_plan(self) -> None:
+        """While an approved plan is carried out, watch it: agents that never ask permission give
+        planview no other moment to check the pin."""
+        if self.approval is None or self.plan_path is None:
+            return
+        if self._plan_watch is None or self._plan_watch.plan != Path(os.path.realpath(self.plan_path)):
+            await self._stop_plan_watch()
+            self._plan_watch = PlanWatch(self.plan_path, self._plan_changed)
+        self._revoked.clear()
+        await self._plan_watch.start()
+
+    async def _stop_plan_watch(self) -> None:
+        if self._plan_watch is not None:
+            await self._plan_watch.stop()
+
+    def _plan_changed(self) -> None:
+        if self.mode != "execute" or self._revoked.is_set():
+            return
+        pinned = self.check_pin()  # the revoked event, naming the changed sections; back to planning
+        if pinned is None:
+            return
+        self._revoked.set()
+        self._emit(ErrorEvent(pinned))
+        self._stop.request("replan")
+        self._restart = asyncio.get_running_loop().create_task(self._restart_sandboxed())
+
+    async def _restart_sandboxed(self) -> None:
+        """The executing agent is killed at once (it may write without asking) and started again
+        under the agent profile: from here on its writes fail in the kernel, detached children too."""
+        try:
+            await self.agent.restart(sandboxed=self.mode == "plan" and sandboxed(), kill=True)
+        except PlanviewError as exc:
+            self._emit(
+                ErrorEvent(f"{self.profile.short_name} was stopped but could not be started again: {exc}")
+            )
 
     # ------------------------------------------------------------------ what the agent asks (ClientHandler)
 
@@ -264,7 +309,9 @@ class AgentRequests(SessionBase):
         decision = await self._review(path)
         if isinstance(decision, Approved):
             self._translator.finish(state)
-            if self.profile.session_meta:  # session-wide limits: carry the plan out in a fresh session
+            # Session-wide limits, or a sandboxed process (Landlock cannot be lifted): carry the plan
+            # out in a fresh session, or a fresh process that reopens this one.
+            if self.profile.session_meta or self.agent.sandboxed:
                 self.agent.replace_session = True
                 self._follow_up = prompts.CARRY_OUT
                 self._stop.request("handoff")

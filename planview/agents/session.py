@@ -24,6 +24,7 @@ leaves, how it ends, and how the person stops it. The answers to what the agent 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -40,8 +41,8 @@ class AcpSession(AgentRequests):
         return self.agent.init_response
 
     async def connect(self) -> None:
-        """Start the agent and initialize (once; later calls return at once)."""
-        await self.agent.connect()
+        """Start the agent and initialize (once; later calls return at once), sandboxed while planning."""
+        await self.agent.connect(planning=self.mode == "plan")
 
     async def start_servers(self) -> None:
         """planview's MCP servers serve planview's own agent; an ACP agent brings its own."""
@@ -51,6 +52,9 @@ class AcpSession(AgentRequests):
         await super().close()
         if self._watcher is not None:
             await self._watcher.stop()
+        await self._stop_plan_watch()
+        if self._restart is not None:
+            await self._restart
         await self._terminals.close()
         await self.agent.close()
 
@@ -103,6 +107,7 @@ class AcpSession(AgentRequests):
         if self.mode == "plan":
             self._terminals.kill_running("execute")  # a command started before a revocation stops here
             await self._watch()  # before session/new, so what the agent writes while it opens one is seen
+        await self.agent.fit_process(planning=self.mode == "plan")
         await self.agent.ensure_session(planning=self.mode == "plan")
         if self.mode == "plan":
             await self.agent.plan_mode()
@@ -112,8 +117,13 @@ class AcpSession(AgentRequests):
             await self.agent.execute_mode()
         if self._breach:
             return "cancelled"  # the agent wrote while it started: the prompt is not sent
-        response = await self.agent.prompt(self._framed(text))
-        reason = "cancelled" if self._stop.requested else response.stop_reason
+        if self.mode == "execute":
+            await self._watch_plan()
+        try:
+            response = await self._prompt_unless_revoked(self._framed(text))
+        finally:
+            await self._stop_plan_watch()
+        reason = "cancelled" if self._stop.requested or response is None else response.stop_reason
         if self._watcher is not None:
             await self._watcher.stop()
         self._translator.close_open(cancelled=reason == "cancelled")
@@ -121,6 +131,24 @@ class AcpSession(AgentRequests):
         if reason != "cancelled" and self.mode == "plan" and not self._reviewed and self._plan_files:
             await self._review_written_plan()
         return reason
+
+    async def _prompt_unless_revoked(self, text: str) -> Any:
+        """session/prompt, abandoned (None) the moment the approved plan changes under the agent:
+        its process is then killed and restarted sandboxed (requests.py), so no answer will come."""
+        prompt = asyncio.ensure_future(self.agent.prompt(text))
+        revoked = asyncio.ensure_future(self._revoked.wait())
+        try:
+            await asyncio.wait({prompt, revoked}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            revoked.cancel()
+        if prompt.done():
+            return prompt.result()
+        prompt.cancel()
+        with contextlib.suppress(BaseException):
+            await prompt
+        if self._restart is not None:
+            await self._restart  # the sandboxed process is up before the turn ends
+        return None
 
     def _framed(self, text: str) -> str:
         """What the agent is sent: planview's plan-mode rules while planning; the plan on a fresh session."""

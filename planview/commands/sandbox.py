@@ -1,4 +1,5 @@
-"""`planview sandbox exec [--profile command] [--root DIR] -- CMD...`: run a command in plan mode's sandbox.
+"""`planview sandbox exec [--profile command|agent] [--root DIR] [--write DIR]... [--listen] -- CMD...`:
+run a command in plan mode's sandbox.
 
 The same entry point the plan-mode surfaces start (planview/sandbox/exec.py); they run it directly
 as `python -I -S .../exec.py` to skip the CLI's start-up.
@@ -28,8 +29,20 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         ),
     )
     run.add_argument(
-        "--profile", default="command", choices=("command",), help="the profile (default: command)"
+        "--profile",
+        default="command",
+        choices=("command", "agent"),
+        help="the profile (default: command; agent: an ACP agent's own process while it plans - it reads "
+        "everything and keeps its network, but writes only the --write folders and its temp folder)",
     )
+    run.add_argument(
+        "--write",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="agent profile: a folder it may write (the plans folder, its own state folder); repeatable",
+    )
+    run.add_argument("--listen", action="store_true", help="agent profile: allow it to bind TCP ports")
     run.add_argument("--root", default=None, help="the project folder (default: the current folder)")
     run.add_argument(
         "--check", action="store_true", help="set the sandbox up, print what was applied, run nothing"
@@ -52,6 +65,10 @@ def _exec(args: argparse.Namespace) -> int:
     words = ["--profile", args.profile]
     if args.root:
         words += ["--root", args.root]
+    for folder in args.write:
+        words += ["--write", folder]
+    if args.listen:
+        words.append("--listen")
     if args.check:
         words.append("--check")
     return main([*words, "--", *argv] if argv else words)

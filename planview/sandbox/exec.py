@@ -1,6 +1,7 @@
 """The lean exec entry point: restrict this process, then `execvp` the command.
 
-    python -I -S /abs/path/planview/sandbox/exec.py [--profile command] [--root DIR] [--check] -- CMD...
+    python -I -S /abs/path/planview/sandbox/exec.py [--profile command|agent] [--root DIR]
+        [--write DIR]... [--listen] [--check] -- CMD...
 
 (`planview sandbox exec` runs the same code.) Run as a script with -I -S the interpreter reads no
 environment variable, no user or site folder and nothing from the current folder, so a project
@@ -13,6 +14,11 @@ capability, applies Landlock (planview.sandbox.rules) and the seccomp filter, cl
 descriptor above 2 and execs; the parent forwards signals, waits, removes the child's scratch folder
 (its TMPDIR) and exits with the child's status (128+N for a signal). Without Landlock it runs
 nothing and exits 126: the wrapper never runs a command unconfined.
+
+The agent profile (an ACP agent's own process while it plans, and all it starts) reads and runs
+everything, writes only the `--write` folders (the project's plans folder, the agent's own state
+folders) and its private temp folder, and keeps its network: no namespace, no seccomp filter, TCP
+connect open and TCP bind denied unless `--listen` (ABI 4+); signals stay scoped (ABI 6+).
 """
 
 from __future__ import annotations
@@ -23,8 +29,11 @@ import sys
 if __name__ == "__main__" and not __package__:  # run as a script (-I -S): find planview beside us
     sys.path.append(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
-USAGE = "usage: planview sandbox exec [--profile command] [--root DIR] [--check] -- CMD..."
-PROFILES = ("command",)
+USAGE = (
+    "usage: planview sandbox exec [--profile command|agent] [--root DIR] [--write DIR]... [--listen] "
+    "[--check] -- CMD..."
+)
+PROFILES = ("command", "agent")
 _EXIT_SETUP = 126
 _EXIT_NOT_FOUND = 127
 
@@ -32,12 +41,14 @@ _EXIT_NOT_FOUND = 127
 class Options:
     """The parsed command line (a plain class: this module imports no dataclasses)."""
 
-    __slots__ = ("check", "command", "profile", "root")
+    __slots__ = ("check", "command", "listen", "profile", "root", "write")
 
     def __init__(self) -> None:
         self.profile = "command"
         self.root = ""
         self.check = False
+        self.listen = False
+        self.write: list[str] = []  # the agent profile's writable folders
         self.command: list[str] = []
 
 
@@ -52,7 +63,7 @@ def parse(argv: list[str]) -> Options:
             opts.command = argv[index:]
             break
         name, eq, value = word.partition("=")
-        if name in ("--profile", "--root"):
+        if name in ("--profile", "--root", "--write"):
             if not eq:
                 if index >= len(argv):
                     raise ValueError(f"{name} needs a value")
@@ -62,16 +73,22 @@ def parse(argv: list[str]) -> Options:
                 if value not in PROFILES:
                     raise ValueError(f"unknown profile {value!r}; the profiles are {', '.join(PROFILES)}")
                 opts.profile = value
+            elif name == "--write":
+                opts.write.append(value)
             else:
                 opts.root = value
         elif word == "--check":
             opts.check = True
+        elif word == "--listen":
+            opts.listen = True
         elif word in ("-h", "--help"):
             raise ValueError(USAGE)
         else:
             raise ValueError(f"unknown option {word!r}; put the command after --")
     if not opts.command and not opts.check:
         raise ValueError("no command to run: put it after --")
+    if opts.profile != "agent" and (opts.write or opts.listen):
+        raise ValueError("--write and --listen belong to the agent profile (--profile agent)")
     return opts
 
 
@@ -90,6 +107,22 @@ def _drop_capabilities() -> None:
             libc.prctl(24, cap, 0, 0, 0) != 0 and ctypes.get_errno() == 22
         ):  # PR_CAPBSET_DROP; EINVAL: no such cap
             break
+
+
+def confine_agent(root: str, scratch: str, opts: Options) -> dict[str, object]:
+    """Apply the agent profile to this process for good; what was applied, as a report."""
+    from planview.sandbox import landlock, rules
+
+    abi, why = landlock.abi_version()
+    if abi < 1:
+        raise OSError(0, f"{why}; plan mode runs on lists alone on this machine")
+    writable = tuple(opts.write)  # checked by main() before the fork
+    _drop_capabilities()
+    landlock.restrict_self(
+        rules.agent_rules(root, scratch, writable), abi, network=not opts.listen, connect=True
+    )
+    bind = "TCP bind allowed (--listen)" if opts.listen else "TCP bind denied" if abi >= 4 else "TCP open"
+    return {"landlock": abi, "profile": "agent", "write": list(writable), "network": f"connect open, {bind}"}
 
 
 def confine(root: str, scratch: str) -> dict[str, object]:
@@ -126,7 +159,7 @@ def _child(opts: Options, root: str, scratch: str) -> None:
     if opts.check:
         import json  # before confining: the standard library is not readable afterwards
     try:
-        report = confine(root, scratch)
+        report = confine_agent(root, scratch, opts) if opts.profile == "agent" else confine(root, scratch)
     except OSError as exc:
         _say(f"could not set up the sandbox ({exc.strerror or exc}); nothing was run")
         os._exit(_EXIT_SETUP)
@@ -202,9 +235,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         opts = parse(sys.argv[1:] if argv is None else argv)
         root = os.path.realpath(opts.root or os.getcwd())
-        from planview.sandbox.rules import check_root
+        from planview.sandbox.rules import check_root, check_writable
 
         root = check_root(root)
+        opts.write = [check_writable(root, path) for path in opts.write]
         scratch = _scratch()
     except ValueError as exc:
         _say(str(exc))

@@ -118,14 +118,20 @@ def abi_version() -> tuple[int, str]:
     return 0, f"the Landlock probe failed ({os.strerror(err)})"
 
 
-def restrict_self(rules: Sequence[tuple[str, int]], abi: int, *, network: bool = True) -> None:
+def restrict_self(
+    rules: Sequence[tuple[str, int]], abi: int, *, network: bool = True, connect: bool = False
+) -> None:
     """Restrict this process and every process it starts from now on: only `rules` (path, rights)
     are allowed, TCP bind/connect are denied (ABI 4+) and signals and abstract unix sockets are
-    scoped to the sandbox (ABI 6+). `network=False` leaves TCP ungoverned. Sets no_new_privs.
-    Raises OSError naming the step that failed; a missing path is skipped."""
+    scoped to the sandbox (ABI 6+). `network=False` leaves TCP ungoverned; `connect=True` governs
+    only bind (outgoing connections stay open: the agent profile reaches its model server).
+    Sets no_new_privs. Raises OSError naming the step that failed; a missing path is skipped."""
     libc = _libc()
     handled = fs_rights(abi)
-    attr = _RulesetAttr(handled, net_rights(abi) if network else 0, scopes(abi))
+    net = net_rights(abi) if network else 0
+    if connect:
+        net &= ~NET_CONNECT_TCP
+    attr = _RulesetAttr(handled, net, scopes(abi))
     size = 8 if abi < 4 else 16 if abi < 6 else 24
     fd = libc.syscall(_SYS_CREATE_RULESET, ctypes.byref(attr), ctypes.c_size_t(size), ctypes.c_uint32(0))
     if fd < 0:

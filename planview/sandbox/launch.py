@@ -28,8 +28,15 @@ def interpreter() -> str:
     return python
 
 
-def wrap(argv: Sequence[str], root: str | os.PathLike[str], *, profile: str = "command") -> list[str]:
-    """`argv` run through the sandbox's exec entry point with `profile` for the project at `root`."""
+def wrap(
+    argv: Sequence[str],
+    root: str | os.PathLike[str],
+    *,
+    profile: str = "command",
+    options: Sequence[str] = (),
+) -> list[str]:
+    """`argv` run through the sandbox's exec entry point with `profile` for the project at `root`;
+    `options` are the profile's own (the agent profile's `--write DIR`, `--listen`)."""
     if not argv:
         raise SandboxError("there is no command to run in the sandbox")
     words = list(argv)
@@ -44,6 +51,7 @@ def wrap(argv: Sequence[str], root: str | os.PathLike[str], *, profile: str = "c
         profile,
         "--root",
         os.fspath(root),
+        *options,
         "--",
         *words,
     ]

@@ -1,4 +1,5 @@
-"""The command profile: what a plan-mode command may touch, as Landlock (path, rights) rules.
+"""The sandbox profiles as Landlock (path, rights) rules: the command profile (what a plan-mode
+command may touch) and the agent profile (an ACP agent's own process while it plans).
 
 Reads: the project tree, the system's program and library folders, and the few files of /etc that
 the dynamic loader, locale, time zone, user names and `file` need (not /etc as a whole: it holds
@@ -105,3 +106,44 @@ def command_rules(root: str, scratch: str) -> tuple[tuple[str, int], ...]:
     rules += [(folder, _READ_ONLY) for folder in linked_repository(root)]
     rules.append((scratch, _ALL_FS))
     return tuple(rules)
+
+
+# The agent profile reads and runs what the agent needs: its runtime (node, a native binary), its
+# install under HOME or /opt, its config. Reads are the lists' to judge (an ACP agent's own reads);
+# the kernel holds the writes.
+AGENT_READ = ("/",)
+AGENT_DEVICES_WRITE = ("/dev/null", "/dev/full", "/dev/tty", "/dev/ptmx", "/dev/pts", "/dev/shm")
+
+
+def agent_rules(root: str, scratch: str, writable: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+    """The agent profile's rules: read and execute everything; write only `writable` (the project's
+    plans folder and the agent's own state folders, each checked by `check_writable`), the private
+    temp folder and the terminal devices. `root` must have passed `check_root`."""
+    rules: list[tuple[str, int]] = [(folder, landlock.READ) for folder in AGENT_READ]
+    rules += [(path, _DEVICE_WRITE | landlock.READ_DIR) for path in AGENT_DEVICES_WRITE]
+    rules += [(path, _ALL_FS) for path in writable]
+    rules.append((scratch, _ALL_FS))
+    return tuple(rules)
+
+
+def check_writable(root: str, path: str) -> str:
+    """A folder the agent profile may write, as an absolute real path. Refused: a relative path, `/`,
+    the project itself or a folder holding it (only its plans folder, below `.planview/`, is
+    writable), and HOME itself or a folder holding it."""
+    if not os.path.isabs(path):
+        raise SandboxError(f"the agent's writable folder {path!r} is not absolute; name it from /")
+    real = os.path.realpath(path)
+    inside_project = real == root or root.startswith(real.rstrip("/") + "/")
+    below_planview = real.startswith(os.path.join(root, ".planview") + "/")
+    if real == "/" or inside_project or (real.startswith(root + "/") and not below_planview):
+        raise SandboxError(
+            f"the agent may not write {real} while it plans (only the plans folder inside the project): "
+            "drop it from the agent's writable folders"
+        )
+    home = os.path.realpath(os.path.expanduser("~"))
+    if home != "/" and (real == home or home.startswith(real.rstrip("/") + "/")):
+        raise SandboxError(
+            f"the agent's writable folder {real} is your home folder or holds it; name the agent's own "
+            "state folder instead (for example ~/.agent)"
+        )
+    return real

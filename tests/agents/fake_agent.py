@@ -32,6 +32,11 @@ Scenarios (each is one of the "fake agents" the tests and `planview run --agent`
   plans-write  writes .planview/plans/run.sh with its own tools (not a plan), then ends its turn
   git-shell    plan mode offered; asks to run `git diff` (kind execute) and, when allowed, runs it in
                its own shell with its own environment, as real agents' shell tools do
+  shell-write  its own shell runs `echo x > f` in the project, and (FAKE_REPORT_PORT set) a double-forked
+               child writes detached.txt, then later.txt after FAKE_DETACHED_DELAY seconds, and reports
+               each result on that loopback port
+  build-loop   opencode-style, never asks: planning, it writes its plan into .planview/plans/ with its
+               own tools; executing, it writes work-PID-N.txt every 20 ms until cancelled
 
 Every request the agent receives and every answer it gets is appended as a JSON line to the file
 named by FAKE_AGENT_LOG (when set), so tests can assert what the agent saw.
@@ -113,10 +118,42 @@ EDIT_OPTIONS = [
 
 
 def log(record: dict[str, Any]) -> None:
+    """One record to FAKE_AGENT_LOG; under the agent sandbox (that file is not writable) to stderr,
+    which planview opened before the sandbox and keeps as the agent's log (conftest reads both)."""
     path = os.environ.get("FAKE_AGENT_LOG")
-    if path:
+    if not path:
+        return
+    line = json.dumps({**record, "t": time.time()}, default=str)
+    try:
         with open(path, "a", encoding="utf-8") as fh:
-            fh.write(json.dumps(record, default=str) + "\n")
+            fh.write(line + "\n")
+    except PermissionError:
+        sys.stderr.write(f"FAKE_AGENT_LOG {line}\n")
+        sys.stderr.flush()
+
+
+# A double-forked child that writes into the project now and again later, then tells the test on
+# FAKE_REPORT_PORT (loopback TCP, which the agent profile keeps open) what each write did.
+DETACHED = r"""
+import os, socket, sys, time
+port, delay = int(sys.argv[1]), float(sys.argv[2])
+if os.fork():
+    os._exit(0)
+os.setsid()
+if os.fork():
+    os._exit(0)
+results = []
+for name, wait in (("detached.txt", 0.0), ("later.txt", delay)):
+    time.sleep(wait)
+    try:
+        with open(name, "w") as f:
+            f.write("written by a detached child\n")
+        results.append(name + "=ok")
+    except OSError as exc:
+        results.append(name + "=" + (exc.strerror or str(exc)))
+with socket.create_connection(("127.0.0.1", port), timeout=5) as s:
+    s.sendall((" ".join(results) + "\n").encode())
+"""
 
 
 class FakeAgent(Agent):
@@ -412,6 +449,41 @@ class FakeAgent(Agent):
             ),
         )
         await self.say("Done.")
+
+    async def turn_shell_write(self, text: str) -> str:
+        """Its own shell writes into the project (`echo x > f`), and a double-forked child keeps
+        writing after the turn ended, as real agents' shell tools and their servers do."""
+        import subprocess
+
+        shell = subprocess.run(["sh", "-c", "echo x > f"], cwd=self.cwd, capture_output=True, text=True)
+        log({"event": "shell-write", "code": shell.returncode, "stderr": shell.stderr.strip()})
+        port = os.environ.get("FAKE_REPORT_PORT")
+        if port:
+            delay = os.environ.get("FAKE_DETACHED_DELAY", "1.0")
+            subprocess.run([sys.executable, "-c", DETACHED, port, delay], cwd=self.cwd, check=True)
+        await self.say(f"shell said {shell.returncode}.")
+        return "end_turn"
+
+    async def turn_build_loop(self, text: str) -> str:
+        """opencode-style: it never asks permission. Planning, it writes its plan into the plans
+        folder with its own tools and ends the turn; executing, it writes work-N.txt files with its
+        own tools every 20 ms until cancelled (or 20 s)."""
+        if self.mode == "plan":
+            plans = self.cwd / ".planview" / "plans"
+            (plans / "build-plan.md").write_text(PLAN)
+            log({"event": "plan-written"})
+            await self.say("Plan written.")
+            return "end_turn"
+        for n in range(1000):
+            if self.cancelled.is_set():
+                return "cancelled"
+            try:
+                (self.cwd / f"work-{os.getpid()}-{n}.txt").write_text("work\n")
+                log({"event": "work", "n": n, "result": "ok", "pid": os.getpid()})
+            except OSError as exc:
+                log({"event": "work", "n": n, "result": exc.strerror, "pid": os.getpid()})
+            await asyncio.sleep(0.02)
+        return "end_turn"
 
     async def turn_git_shell(self, text: str) -> str:
         import subprocess

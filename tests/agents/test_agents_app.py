@@ -92,6 +92,7 @@ async def test_switch_mode_plan_opens_the_review_and_a_approves(project: Path, a
         assert "plan approved" in notices
 
 
+@pytest.mark.usefixtures("lists_only")
 async def test_breach_in_the_app_is_an_error_notice_naming_the_file(project: Path, agent_log: Any) -> None:
     app = agent_app(project, "disk-write", plan_mode=True)
     async with app.run_test(size=SIZE) as pilot:

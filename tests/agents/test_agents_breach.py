@@ -12,10 +12,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from planview.agents.breach import BreachWatcher
 from planview.agents.profiles import BUILTIN
 from planview.agents.session import build
 from planview.session import events as ev
+
+# The breach watcher is the backstop where the kernel offers no sandbox: tried without it.
+pytestmark = pytest.mark.usefixtures("lists_only")
 
 FAKE = Path(__file__).with_name("fake_agent.py")
 

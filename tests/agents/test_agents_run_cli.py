@@ -62,6 +62,7 @@ def test_fs_write_agent_is_refused_and_its_plan_file_goes_to_review(
     assert not (project / "src.txt").exists()
 
 
+@pytest.mark.usefixtures("lists_only")
 def test_disk_write_agent_is_a_breach_naming_the_file(
     project: Path, agent_cmd: Any, agent_log: Any, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -166,6 +167,7 @@ def test_an_agent_that_speaks_no_acp_is_one_line_not_a_traceback(project: Path) 
     assert logs and "Receive loop failed" in logs[0].read_text()
 
 
+@pytest.mark.usefixtures("lists_only")
 def test_the_agent_process_is_a_tool_process_so_its_own_shell_cannot_approve(
     project: Path, agent_cmd: Any, tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

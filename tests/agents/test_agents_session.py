@@ -101,6 +101,7 @@ async def test_fs_write_in_plan_mode_is_refused_and_the_plan_file_is_not(
     assert agent_log.find(method="session/prompt")[0]["mode"] == "plan"
 
 
+@pytest.mark.usefixtures("lists_only")
 async def test_disk_write_behind_the_clients_back_is_a_breach(project: Path, agent_log: Any) -> None:
     rec = Recorder()
     session = make(project, "disk-write", rec, plan_mode=True)
@@ -114,6 +115,7 @@ async def test_disk_write_behind_the_clients_back_is_a_breach(project: Path, age
     assert session.approvals.history() == []  # nothing approved
 
 
+@pytest.mark.usefixtures("lists_only")
 async def test_breach_of_a_tracked_file_shows_its_diff(project: Path, agent_log: Any) -> None:
     from planview.agents.breach import diff_of
 
@@ -370,6 +372,7 @@ async def test_an_agent_needing_a_login_says_so_in_one_line(
     assert "\n" not in rec.ended.message and not agent_log.find(method="authenticate")
 
 
+@pytest.mark.usefixtures("lists_only")
 async def test_session_wide_hard_limits_plan_in_one_session_and_execute_in_a_fresh_one(
     project: Path, agent_log: Any
 ) -> None:
@@ -402,6 +405,7 @@ async def test_session_wide_hard_limits_plan_in_one_session_and_execute_in_a_fre
     assert rec.ended.reason == "done"
 
 
+@pytest.mark.usefixtures("lists_only")
 async def test_an_agent_that_stays_in_plan_mode_after_the_allow_is_moved_out(
     project: Path, agent_log: Any
 ) -> None:
@@ -411,6 +415,7 @@ async def test_an_agent_that_stays_in_plan_mode_after_the_allow_is_moved_out(
     assert agent_log.find(event="mode-at-end") == [{"event": "mode-at-end", "mode": "default"}]
 
 
+@pytest.mark.usefixtures("lists_only")
 async def test_a_plan_written_to_a_file_is_reviewed_at_the_end_of_the_turn_and_carried_out(
     project: Path, agent_log: Any
 ) -> None:
@@ -429,6 +434,7 @@ async def test_a_plan_written_to_a_file_is_reviewed_at_the_end_of_the_turn_and_c
     )
 
 
+@pytest.mark.usefixtures("lists_only")
 async def test_an_agent_that_ignores_the_cancel_after_a_breach_is_stopped(
     project: Path, agent_log: Any
 ) -> None:

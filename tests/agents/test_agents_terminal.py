@@ -384,6 +384,7 @@ async def test_execute_mode_commands_pass_the_pin_first(project: Path, monkeypat
     assert len(session.terminals) == 0
 
 
+@pytest.mark.usefixtures("lists_only")
 async def test_plan_mode_commands_run_in_the_read_only_git_environment(
     project: Path, agent_log: Any, monkeypatch: Any
 ) -> None:
