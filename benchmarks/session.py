@@ -5,10 +5,19 @@ directly with the same arguments. The difference per call is what the runtime ad
 argument checks, events, request building, the session file and (in execute mode) the hash pin.
 
     python benchmarks/session.py [--calls 200] [--per-turn 1] [--repeat 3]
+    python benchmarks/session.py --growth 100,1000,10000
+
 
 Two scenarios: plan mode with read-only calls (read, grep, ls, find, todo), and execute mode
 pinned to an approved plan with mutating calls (write, edit), where every call re-checks the
 approved plan's hash against the ledger first.
+
+`--growth` measures how the per-call cost moves with the session's length: for each size N a whole
+process runs one scripted plan-mode session of N `todo` reads (one model request per call, the
+cheapest tool, so the time is the runtime's), and reports the mean time per call over its last
+200 calls (half of them for a shorter session: the marginal cost at that history length, warm-up
+excluded; median of --repeat processes), the ratio to the
+smallest size and the process's peak RSS. Target: flat, the largest within 1.3x the smallest.
 """
 
 from __future__ import annotations
@@ -26,7 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from planview.session.providers.scripted import ScriptedProvider
+from planview.session.providers.scripted import ScriptedProvider, parse_script
 from planview.session.session import Session
 from planview.session.tools.base import ToolContext
 from planview.session.tools.registry import REGISTRY
@@ -138,7 +147,13 @@ async def scenario(
 
                 pin = PlanStore.for_cwd(root).write("Bench", PLAN).path
 
+            original = (root / "src" / "mod_0.py").read_bytes()
+
             def fresh() -> Session:
+                # Every run starts from the same files: with an odd number of edit pairs (--calls 30
+                # has 15 edits) a run ends with src/mod_0.py edited, and the next run's first edit
+                # found no `return x + 1` to replace (the crash of issue 28).
+                (root / "src" / "mod_0.py").write_bytes(original)
                 return Session(
                     project_root=root,
                     provider=ScriptedProvider.from_text(script(calls, per_turn)),
@@ -165,14 +180,68 @@ async def scenario(
     print(f"  runtime overhead      : {(s - d) / n * 1e6:7.0f} µs/call  (session / direct = {s / d:.2f}x)")
 
 
+GROWTH_TARGET = 1.3
+
+
+async def growth_child(n: int) -> None:
+    """One session of `n` todo reads; prints the marginal µs per call over the last 10% of calls."""
+    stamps: list[float] = []
+
+    class Timed(ScriptedProvider):
+        async def stream(self, request):  # type: ignore[no-untyped-def]
+            stamps.append(time.perf_counter())
+            async for event in super().stream(request):
+                yield event
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp) / "project"
+        root.mkdir()
+        make_project(root, files=2)
+        os.chdir(root)
+        calls = [("todo", {"action": "read"})] * n
+        provider = Timed(parse_script(script(calls, 1)))
+        session = Session(project_root=root, provider=provider, plan_mode=True, max_model_requests=n + 10)
+        await session.send("go")
+    tail = min(200, n // 2)  # the marginal cost at this length: the last calls, warm-up excluded
+    print(json.dumps({"n": n, "us_per_call": (stamps[n] - stamps[n - tail]) / tail * 1e6}))
+
+
+def growth(sizes: list[int], repeat: int) -> int:
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from wholeproc import load_average, measured
+
+    print(f"load average {load_average()}; each size a whole process (bytecode as this run has it)")
+    print(f"{'calls':>8} {'µs/call (last 200)':>20} {'x smallest':>11} {'peak RSS MiB':>13}")
+    rows = []
+    for n in sizes:
+        runs = [measured([sys.executable, __file__, "--growth-child", str(n)]) for _ in range(repeat)]
+        per_call = statistics.median(
+            json.loads(out.strip().splitlines()[-1])["us_per_call"] for out, _ in runs
+        )
+        rows.append((n, per_call, max(rss for _, rss in runs)))
+    base = rows[0][1]
+    for n, us, rss in rows:
+        print(f"{n:8,} {us:20.0f} {us / base:11.2f} {rss:13.1f}")
+    worst = max(us for _, us, _ in rows) / base
+    print(f"target: per-call cost flat, largest <= {GROWTH_TARGET}x the smallest: {worst:.2f}x")
+    return 0 if worst <= GROWTH_TARGET else 1
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--growth", help="comma-separated session lengths, e.g. 100,1000,10000")
+    parser.add_argument("--growth-child", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--calls", type=int, default=200)
     parser.add_argument(
         "--per-turn", type=int, default=1, help="tool calls per model turn (1 = a model request per call)"
     )
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
+    if args.growth_child:
+        asyncio.run(growth_child(args.growth_child))
+        return
+    if args.growth:
+        raise SystemExit(growth([int(x) for x in args.growth.split(",") if x], args.repeat))
     asyncio.run(
         scenario(
             "plan mode, read-only calls",

@@ -63,6 +63,26 @@ def peak_rss(
     return int(text[-1]) / 1024 if text and text[-1].isdigit() else float("nan")
 
 
+def measured(
+    argv: list[str], cwd: Path | None = None, env: dict[str, str] | None = None
+) -> tuple[str, float]:
+    """(stdout, peak RSS MiB) of one run of `argv` under GNU time (RSS nan without it)."""
+    if not os.path.exists("/usr/bin/time"):
+        done = subprocess.run(argv, capture_output=True, text=True, cwd=cwd, env=env, check=True)
+        return done.stdout, float("nan")
+    with tempfile.NamedTemporaryFile("r") as out:
+        done = subprocess.run(
+            ["/usr/bin/time", "-f", "%M", "-o", out.name, *argv],
+            capture_output=True,
+            text=True,
+            cwd=cwd,
+            env=env,
+            check=True,
+        )
+        text = out.read().strip().splitlines()
+    return done.stdout, (int(text[-1]) / 1024 if text and text[-1].isdigit() else float("nan"))
+
+
 def load_average() -> str:
     """The 1/5/15-minute load averages, for the printed report."""
     try:

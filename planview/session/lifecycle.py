@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from planview.session.conversation import Message, UserMessage
@@ -84,26 +84,111 @@ def packet_message(packet_json: str, sha256: str) -> UserMessage:
     )
 
 
-def request_messages(
-    conversation: Sequence[Message],
-    mode: Mode,
-    packet: UserMessage | None = None,
-) -> tuple[Mapping[str, Any], ...]:
-    """What the model is sent: the newest plan note only while planning, the packet first after approval."""
-    newest_note = None
-    if mode == "plan":
-        for i in range(len(conversation) - 1, -1, -1):
-            if getattr(conversation[i], "kind", None) == PLAN_NOTE_KIND:
-                newest_note = i
-                break
-    out: list[Mapping[str, Any]] = []
-    if packet is not None and mode == "execute":
-        out.append(packet.wire())
-    for i, message in enumerate(conversation):
-        kind = getattr(message, "kind", None)
-        if kind is None or (kind == PLAN_NOTE_KIND and i == newest_note):
-            out.append(message.wire())  # cached on the frozen record: this runs per request
-    return tuple(out)
+class RequestMessages:
+    """What the model is sent, built as the conversation grows: the newest plan note only while
+    planning, the packet first after approval.
+
+    A session sends its whole history on every model request, so rebuilding it per request made a
+    session's cost quadratic in its length (benchmarks/session.py, growth). This keeps the wire
+    form of every visible message in one append-only list, takes in only the messages added since
+    the last request, and hands out `MessagesView`s that share the list (each view sees the length
+    it was built at). A conversation replaced (resume) or changed before its end (a cancelled
+    turn's results are inserted) is taken in again from the start.
+    """
+
+    __slots__ = ("_last", "_note", "_seen", "_source", "_wires")
+
+    def __init__(self) -> None:
+        self._source: object = None
+        self._wires: list[Mapping[str, Any]] = []
+        self._seen = 0
+        self._last: object = None
+        self._note: tuple[int, Mapping[str, Any]] | None = None  # (visible messages before it, its wire)
+
+    def build(
+        self, conversation: Sequence[Message], mode: Mode, packet: UserMessage | None = None
+    ) -> MessagesView:
+        seen = self._seen
+        if (
+            conversation is not self._source
+            or len(conversation) < seen
+            or (seen and conversation[seen - 1] is not self._last)
+        ):
+            self._source, self._wires, self._note, seen = conversation, [], None, 0
+        wires = self._wires
+        for i in range(seen, len(conversation)):
+            message = conversation[i]
+            kind = getattr(message, "kind", None)
+            if kind is None:
+                wires.append(message.wire())  # cached on the frozen record
+            elif kind == PLAN_NOTE_KIND:
+                self._note = (len(wires), message.wire())
+        self._seen = len(conversation)
+        self._last = conversation[-1] if conversation else None
+        first = packet.wire() if packet is not None and mode == "execute" else None
+        return MessagesView(wires, len(wires), self._note if mode == "plan" else None, first)
+
+
+class MessagesView(Sequence[Mapping[str, Any]]):
+    """One request's messages: the first `length` wires of a shared append-only list, with the plan
+    note placed at its position and the packet first. Immutable in effect (the list only grows past
+    `length`); compares equal to a tuple of the same messages."""
+
+    __slots__ = ("_first", "_length", "_note", "_wires")
+
+    def __init__(
+        self,
+        wires: list[Mapping[str, Any]],
+        length: int,
+        note: tuple[int, Mapping[str, Any]] | None,
+        first: Mapping[str, Any] | None,
+    ) -> None:
+        self._wires, self._length, self._note, self._first = wires, length, note, first
+
+    def __len__(self) -> int:
+        return self._length + (self._note is not None) + (self._first is not None)
+
+    def __iter__(self) -> Iterator[Mapping[str, Any]]:
+        if self._first is not None:
+            yield self._first
+        wires, at = self._wires, self._note[0] if self._note is not None else self._length
+        for i in range(at):
+            yield wires[i]
+        if self._note is not None:
+            yield self._note[1]
+            for i in range(at, self._length):
+                yield wires[i]
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return tuple(self)[index]
+        size = len(self)
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError("request message index out of range")
+        if self._first is not None:
+            if index == 0:
+                return self._first
+            index -= 1
+        if self._note is not None:
+            at, note = self._note
+            if index == at:
+                return note
+            if index > at:
+                index -= 1
+        return self._wires[index]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, MessagesView | tuple | list):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __repr__(self) -> str:
+        return f"MessagesView({list(self)!r})"
 
 
 def steps_listing(steps: Iterable[Any]) -> str:

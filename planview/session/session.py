@@ -45,6 +45,7 @@ class Session(SessionBase):
         self.tools: ToolSet = DEFAULT_TOOLS
         self.system_prompt = lifecycle.SYSTEM_PROMPT
         self.plan_notes = True  # the hidden plan-mode note (a read-only child is not planning)
+        self._request_messages = lifecycle.RequestMessages()  # built as the conversation grows
         super().__init__(**kwargs)
 
     # ------------------------------------------------------------------ MCP servers, subagents
@@ -163,7 +164,7 @@ class Session(SessionBase):
     async def _stream(self, parts: list[str]) -> list[ModelToolCall]:
         request = ModelRequest(
             self.system_prompt,
-            lifecycle.request_messages(self.conversation, self.mode, self._modes.packet),
+            self._request_messages.build(self.conversation, self.mode, self._modes.packet),
             self.tool_schemas(),
         )
         calls: list[ModelToolCall] = []

@@ -12,7 +12,7 @@ Messages are plain dicts (they are persisted as JSON):
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncGenerator, Mapping
+from collections.abc import AsyncGenerator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -39,7 +39,7 @@ class ModelRequest:
     """What one model call sends: the system prompt, the conversation and the tools."""
 
     system: str
-    messages: tuple[Message, ...]
+    messages: Sequence[Message]  # lifecycle.MessagesView: shares the session's wire list
     tools: tuple[ToolSchema, ...] = ()
 
 
