@@ -4,8 +4,8 @@
 
 For each sample plan it runs the real review screen (Textual, headless) and presses `w`; the
 screen starts the loopback server and "opens the browser", which here tells an already-running
-headless Chromium (Debian's, over the DevTools protocol) to load the URL — a reviewer's browser is
-usually running already. The end point is the page's own first-contentful-paint entry, taken
+headless Chromium (Debian's, over the DevTools protocol) to load the launch file it is handed (a
+private file redirecting to a one-time URL) — a reviewer's browser is usually running already. The end point is the page's own first-contentful-paint entry, taken
 after client.js built the document (`data-ready`), converted to wall-clock time with
 `performance.timeOrigin`. Baseline, same run, same browser: the very same bytes (HTML + scripts)
 served by a bare aiohttp server that was already listening, so the ratio is what planview adds
@@ -27,7 +27,6 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tests" / "web"))
 
-import aiohttp  # noqa: E402
 from aiohttp import web  # noqa: E402
 from cdp import Browser  # noqa: E402
 
@@ -43,14 +42,15 @@ PAINTED = (
 )
 
 
-async def weigh(url: str) -> tuple[int, dict[str, bytes]]:
-    bodies: dict[str, bytes] = {}
-    token = url.split("token=", 1)[1]
-    base = url.split("/?", 1)[0]
-    async with aiohttp.ClientSession() as client:
-        for name in ("/", "/theme.js", "/client.js"):
-            async with client.get(f"{base}{name}?token={token}") as response:
-                bodies[name] = await response.read()
+WEIGH = "Promise.all(['/', '/theme.js', '/client.js'].map(n => fetch(n).then(r => r.text())))"
+
+
+async def weigh(browser: Browser) -> tuple[int, dict[str, bytes]]:
+    """The page's bytes, fetched by the browser that holds the review's session cookie."""
+    texts = await browser.js(WEIGH)
+    bodies = {
+        name: text.encode("utf-8") for name, text in zip(("/", "/theme.js", "/client.js"), texts, strict=True)
+    }
     return sum(len(b) for b in bodies.values()), bodies
 
 
@@ -58,16 +58,18 @@ async def press_w_to_paint(
     browser: Browser, plan: Path, home: Path
 ) -> tuple[float, float, int, dict[str, bytes]]:
     """(ms from `w` to the URL, ms from `w` to first contentful paint, page bytes, the bodies)."""
+    import re
+
     from planview.tui.review.app import ReviewApp
-    from planview.web import review
+    from planview.web import launch
 
-    asked: list[tuple[str, float]] = []
+    asked: list[tuple[Path, float]] = []
 
-    def open_in_browser(url: str) -> bool:
-        asked.append((url, time.time()))
+    def open_in_browser(target: Path) -> bool:
+        asked.append((target, time.time()))
         return True
 
-    review.open_in_browser = open_in_browser
+    launch.open_in_browser = open_in_browser
     app = ReviewApp(plan, home=home, watch=False)
     async with app.run_test(size=(100, 30)) as pilot:
         await pilot.pause()
@@ -75,14 +77,17 @@ async def press_w_to_paint(
         await pilot.press("w")
         while not asked:
             await asyncio.sleep(0.001)
-        url, t_url = asked[0]
-        await browser.send("Page.navigate", {"url": url})
+        target, t_url = asked[0]
+        found = re.search(r'url=(http://[^/"]+)/', target.read_text(encoding="utf-8"))
+        assert found is not None, "the launch file names no page"
+        url = found.group(1) + "/"  # where the one-time link redirects
+        await browser.send("Page.navigate", {"url": target.as_uri()})
         painted = None
         while painted is None:
             painted = await browser.js(PAINTED % json.dumps(url))
             if painted is None:
                 await asyncio.sleep(0.005)
-        weight, bodies = await weigh(url)
+        weight, bodies = await weigh(browser)
         await pilot.press("escape")
     return (t_url - t_w) * 1000, painted - t_w * 1000, weight, bodies
 
@@ -106,7 +111,7 @@ async def static_paint(browser: Browser, bodies: dict[str, bytes]) -> float:
     await site.start()
     port = site._server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
     try:
-        url = f"http://127.0.0.1:{port}/?token=static"
+        url = f"http://127.0.0.1:{port}/"
         t0 = time.time()
         await browser.send("Page.navigate", {"url": url})
         painted = None

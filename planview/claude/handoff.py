@@ -127,9 +127,10 @@ def tmux_reviewer(plan: Path, shown_sha256: str, seconds: float) -> ReviewOutcom
 def browser_reviewer(plan: Path, shown_sha256: str, seconds: float) -> ReviewOutcome:
     """The browser review page (with Approve & run), opened in the default browser.
 
-    Claude Code does not show a hook's output while it runs, so the page's URL also goes to stderr
-    and to ClaudeState.review_url (which `planview claude status` prints) until the review ends:
-    outside the project and readable by this user only, since its token approves the plan.
+    Claude Code does not show a hook's output while it runs, so a one-time URL for the page also goes
+    to stderr and to a file of this review's own under ClaudeState.review_urls (which `planview
+    claude status` lists) until the review ends: outside the project and readable by this user
+    only, since the page approves the plan. The browser itself is handed a launch file.
     """
     import asyncio
 
@@ -138,7 +139,7 @@ def browser_reviewer(plan: Path, shown_sha256: str, seconds: float) -> ReviewOut
     from planview.web.decision import feedback_message
     from planview.web.review import serve_review
 
-    url_file = ClaudeState(plan.parent.parent).review_url
+    url_file = ClaudeState(plan.parent.parent).new_review_url()
 
     def announce(url: str) -> None:
         print(f"planview: review the plan at {url}", file=sys.stderr, flush=True)

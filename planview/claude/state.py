@@ -3,8 +3,8 @@
 Lives in `<home>/claude/`: `mode.json` (the project switch set by `planview claude plan on|off`)
 and `sessions/<session_id>.json` (the session's plan file, its mode, the approval it is pinned to,
 and the plan's stat when the pin was last verified, so an unchanged plan is not hashed again on
-every tool call). The one exception is the open review's URL (`review_url`): it holds a token, so it
-waits outside the project. Written atomically; a file that cannot be read is treated as "no state", which
+every tool call). The one exception is each open review's URL (`new_review_url`): it holds a
+one-time link to the page, so it waits outside the project, one file per review. Written atomically; a file that cannot be read is treated as "no state", which
 can only make planview stricter (a lost pin means plan mode, never an unpinned execute mode).
 """
 
@@ -16,6 +16,7 @@ from collections import namedtuple
 from pathlib import Path
 
 from planview.atomic import atomic_write
+from planview.errors import PlanviewError
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the hook's start-up)
 if TYPE_CHECKING:
@@ -154,16 +155,39 @@ class ClaudeState:
         self.folder = Path(home) / "claude"
 
     @property
-    def review_url(self) -> Path:
-        """Where the open browser review's URL waits (for `planview claude status`): a per-user state
-        folder outside the project, one file per home. The URL carries the token that approves the
-        plan, and plan-mode readers (planview's, Claude's Read, git grep) read the project."""
+    def review_urls(self) -> Path:
+        """Where open browser reviews' URLs wait (for `planview claude status`): a per-user state
+        folder outside the project, one folder per home and one file per review (two Claude sessions
+        can wait at once). A URL opens the page that approves the plan, and plan-mode readers
+        (planview's, Claude's Read, git grep) read the project."""
         import hashlib
 
         import platformdirs
 
         key = hashlib.sha256(os.fsencode(os.path.realpath(self.folder))).hexdigest()[:24]
-        return platformdirs.user_state_path("planview", appauthor=False) / "review-urls" / f"{key}.url"
+        return platformdirs.user_state_path("planview", appauthor=False) / "review-urls" / key
+
+    def new_review_url(self) -> Path:
+        """The file one new review's URL waits in (the caller writes it 0600 and removes it)."""
+        import uuid
+
+        return self.review_urls / f"{uuid.uuid4().hex}.url"
+
+    def waiting_reviews(self) -> list[str]:
+        """The URLs of the reviews waiting now, oldest first."""
+        from planview.fileguard import read_regular
+
+        try:
+            files = sorted(self.review_urls.glob("*.url"), key=lambda p: (p.stat().st_mtime_ns, p.name))
+        except OSError:
+            return []
+        urls = []
+        for path in files:
+            try:
+                urls.append(read_regular(path, 4096, "review URL").decode("utf-8", "replace").strip())
+            except (OSError, PlanviewError):
+                continue  # gone meanwhile (the review ended), or not a file
+        return [url for url in urls if url]
 
     def _session_path(self, session_id: str) -> Path:
         return self.folder / "sessions" / f"{session_id}.json"

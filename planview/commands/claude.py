@@ -122,10 +122,8 @@ def run_status(args: argparse.Namespace) -> int:
         else "off (Claude's own plan mode is gated)"
     )
     print(f"plan mode: {switch}")
-    waiting = state.review_url
-    if waiting.is_file():
-        url = waiting.read_text(encoding="utf-8", errors="replace").strip()
-        print(sanitize_for_terminal(f"a plan is waiting for review: {url}"))
+    for url in state.waiting_reviews():
+        print(sanitize_for_terminal(f"a plan is waiting for review: {url} (the link works once)"))
     for session_id, session in state.sessions():
         pin = f", pinned to approval seq {session.pin.seq} of {session.pin.plan}" if session.pin else ""
         print(sanitize_for_terminal(f"  session {session_id}: {session.mode or 'follows Claude'}{pin}"))

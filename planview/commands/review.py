@@ -186,7 +186,7 @@ def run_web_review(args: argparse.Namespace, path: Path, home: Path | None) -> i
                 else "it opens in your browser (else open it yourself)"
             )
             print(
-                f"planview: the review page is at the URL above; {how}. This ends when the page approves, "
+                f"planview: the review page is at the URL above (it works once); {how}. This ends when the page approves, "
                 "saves its comments or goes Back; Ctrl+C ends it with nothing decided.",
                 file=sys.stderr,
                 flush=True,

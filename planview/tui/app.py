@@ -287,8 +287,9 @@ class PlanviewApp(App):
 
     async def _review_in_browser(self, plan: Path) -> None:
         """`/plan review --web`: a comment-only page; saved comments go to the model as a message."""
+        from planview.web import launch
         from planview.web.decision import feedback_message
-        from planview.web.review import open_in_browser, start_review
+        from planview.web.review import start_review
 
         label = self.session_screen.plan_label(plan) if self.session_screen is not None else str(plan)
         try:
@@ -297,9 +298,11 @@ class PlanviewApp(App):
             self._notice(f"Could not open the browser review: {exc}", "error")
             return
         try:
-            self._notice(f"Browser review of {label} (comment-only): {server.url}")
-            if not await asyncio.to_thread(open_in_browser, server.url):
-                self._notice(f"No browser could be opened; open {server.url} yourself.", "warning")
+            self._notice(f"Browser review of {label} (comment-only) is open in the browser.")
+            if not await asyncio.to_thread(launch.open_in_browser, server.launch_file()):
+                self._notice(
+                    f"No browser could be opened; open {server.link()} yourself (it works once).", "warning"
+                )
             decision = await server.wait()
         finally:
             await server.stop()

@@ -64,7 +64,7 @@ def island(data: object) -> str:
     return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
 
 
-def html(data: dict[str, Any], token: str) -> str:
+def html(data: dict[str, Any]) -> str:
     """The page for the model's `data` (its title escaped, the rest inside the data island)."""
     title = html_lib.escape(str(data["title"]))
     return (
@@ -72,10 +72,10 @@ def html(data: dict[str, Any], token: str) -> str:
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         '<meta name="color-scheme" content="light dark">\n'
         f"<title>{title} · planview review</title>\n"
-        f'<script src="/theme.js?token={token}"></script>\n'
+        '<script src="/theme.js"></script>\n'
         f"<style>{_read('page.css')}</style>\n"
         f'<script type="application/json" id="plan-data">{island(data)}</script>\n'
-        f'<script src="/client.js?token={token}" defer></script>\n'
+        '<script src="/client.js" defer></script>\n'
         "</head>\n<body>\n<noscript>This review page needs JavaScript.</noscript>\n</body>\n</html>\n"
     )
 

@@ -15,7 +15,6 @@ flow records the decision and the two never decide twice.
 from __future__ import annotations
 
 import asyncio
-import webbrowser
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from planview.errors import PlanviewError
 from planview.home import planview_home
 from planview.plan.reviews import ReviewBaselines
 from planview.plan.store import read_plan_text
+from planview.web import launch
 from planview.web.decision import WebDecision
 from planview.web.server import ApproveHook, ReviewServer
 
@@ -49,14 +49,6 @@ def record_approval(
     return approve(
         Approvals(home), plan, channel=channel, approver=approver, shown_sha256=canonical_sha256
     ).record
-
-
-def open_in_browser(url: str) -> bool:
-    """Open `url` in the default browser (tests replace this); False when none could be started."""
-    try:
-        return bool(webbrowser.open(url, new=2))
-    except webbrowser.Error:
-        return False
 
 
 def _home_for(plan: Path) -> Path | None:
@@ -114,19 +106,24 @@ async def serve_review(
 ) -> WebDecision:
     """Serve the review page for `plan_path` until it settles, then release the port.
 
-    `on_url` receives the page's URL (token included) as soon as it is served. `timeout` closes an
-    unanswered review after that many seconds (outcome "closed", reason "timed out").
+    `on_url` receives a one-time URL for the page (its first load becomes that browser's session)
+    as soon as it is served; the browser is handed a launch file instead (server.launch_file).
+    `timeout` closes an unanswered review that many seconds after the page was served (outcome
+    "closed", reason "timed out"); starting the browser never eats into it.
     """
     server = await start_review(
         plan_path, approve=approve, channel=channel, home=home, on_approve=on_approve, approver=approver
     )
+    loop = asyncio.get_running_loop()
+    deadline = None if timeout is None else loop.time() + timeout  # from when the page is served
     try:
         if on_url is not None:
-            on_url(server.url)
+            on_url(server.link())
         if open_browser:
-            await asyncio.to_thread(open_in_browser, server.url)
+            await asyncio.to_thread(launch.open_in_browser, server.launch_file())
         try:
-            return await asyncio.wait_for(server.wait(), timeout)
+            left = None if deadline is None else max(0.0, deadline - loop.time())
+            return await asyncio.wait_for(server.wait(), left)
         except TimeoutError:
             server.close("timed out")
             return await server.wait()

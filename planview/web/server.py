@@ -3,11 +3,17 @@
 aiohttp serves it inside the caller's asyncio loop (the TUI's, or `asyncio.run` for the CLI).
 Every request is checked before any route runs (`_guard`): only GET and POST; a `Host` header
 naming this server's own origin (a missing or foreign one is refused, so a DNS-rebinding page
-cannot reach it); the page's random token in `?token=` on every route (compared in constant
-time); a POST must be `application/json` with a declared length under the cap and, when the
+cannot reach it); the review's session cookie on every route (compared in constant time); a POST must be `application/json` with a declared length under the cap and, when the
 browser sends `Origin`, come from this origin.
 
-A local process that does not know the token can still open connections, so the server bounds
+Nothing a browser is handed carries that session. `link()` issues a one-time ticket URL
+(`/?ticket=`), and `launch_file()` writes one into a private file (0600, in a 0700 folder) that
+redirects to it, as Jupyter does: the browser's command line names only that file. The first GET
+of a ticket spends it and answers with the session cookie (HttpOnly, SameSite=Lax, named for this
+port) and a redirect to `/`; the file is deleted. So a process that reads the URL afterwards (from
+`/proc/*/cmdline`, the terminal or the file) holds a spent ticket, which is refused.
+
+A local process that does not know the session can still open connections, so the server bounds
 what they cost: at most `MAX_CONNECTIONS` at once (more are reset as they are accepted, so ~1,100
 half-sent requests never fill a 1,024-file table), a connection must finish each request head
 within `head_seconds` (else it is closed) and a POST body within `body_seconds` (else 408), and the
@@ -115,7 +121,8 @@ class ReviewServer:
         self.max_connections = max_connections
         self._listener: asyncio.Server | None = None
         self._head_timers: dict[Any, asyncio.TimerHandle] = {}  # connection -> its head deadline
-        self.token = secrets.token_urlsafe(24)
+        self._session = secrets.token_urlsafe(32)  # the cookie's value: never printed or handed out
+        self._tickets: dict[str, Path | None] = {}  # unspent one-time tickets -> their launch file
         self.port = 0
         self._runner: web.AppRunner | None = None
         self._decision: asyncio.Future[WebDecision] | None = None
@@ -127,15 +134,34 @@ class ReviewServer:
 
     # -- lifecycle ------------------------------------------------------------------------------
     @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/?token={self.token}"
+    def origin(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def cookie_name(self) -> str:
+        return f"planview-review-{self.port}"  # cookies ignore ports: two reviews must not share one
+
+    def link(self) -> str:
+        """A new one-time URL for the page: its first load becomes the browser's session."""
+        ticket = secrets.token_urlsafe(24)
+        self._tickets[ticket] = None
+        return f"{self.origin}/?ticket={ticket}"
+
+    def launch_file(self) -> Path:
+        """A new private file that redirects to a one-time URL (hand the browser this, not a URL)."""
+        from planview.web.launch import write_launch_file
+
+        ticket = secrets.token_urlsafe(24)
+        path = write_launch_file(f"{self.origin}/?ticket={ticket}")
+        self._tickets[ticket] = path
+        return path
 
     @property
     def settled(self) -> bool:
         return self._decision is not None and self._decision.done()
 
     async def start(self) -> str:
-        """Bind 127.0.0.1 (the plan's remembered port when free) and return the page's URL."""
+        """Bind 127.0.0.1 (the plan's remembered port when free) and return its origin."""
         loop = asyncio.get_running_loop()
         self._decision = loop.create_future()
         app = web.Application(middlewares=[self._guard], client_max_size=MAX_BODY_BYTES)
@@ -165,7 +191,7 @@ class ReviewServer:
             self._model_for(read_plan_bytes(self.plan))
         except PlanviewError:
             pass  # the GET says what is wrong with the file
-        return self.url
+        return self.origin
 
     def _accept(self) -> asyncio.Protocol:
         """The protocol for one accepted connection: aiohttp's, with a head deadline, or a reset
@@ -220,6 +246,10 @@ class ReviewServer:
         for timer in self._head_timers.values():
             timer.cancel()
         self._head_timers.clear()
+        for path in self._tickets.values():
+            if path is not None:
+                path.unlink(missing_ok=True)
+        self._tickets.clear()
         runner, self._runner = self._runner, None
         if runner is not None:
             await runner.cleanup()
@@ -264,9 +294,16 @@ class ReviewServer:
             return _error(400, "missing Host header")
         if host.lower() not in self._origins():
             return _error(403, "foreign Host header; open the review URL planview printed")
-        token = request.query.get("token", "")
-        if not hmac.compare_digest(token.encode("utf-8", "replace"), self.token.encode()):
-            return _error(403, "missing or wrong token; open the review URL planview printed")
+        signed_in = hmac.compare_digest(
+            request.cookies.get(self.cookie_name, "").encode("utf-8", "replace"), self._session.encode()
+        )
+        ticket = request.query.get("ticket")
+        if ticket is not None and request.method == "GET" and request.path == "/":
+            return self._exchange(ticket, signed_in)
+        if not signed_in:
+            return _error(
+                403, "this browser has no session for this review; open the review link planview gave"
+            )
         if request.method == "POST":
             origin = request.headers.get("Origin")
             if origin is not None and origin.lower() not in {f"http://{o}" for o in self._origins()}:
@@ -279,6 +316,28 @@ class ReviewServer:
             if request.content_type != "application/json":
                 return _error(415, "a POST body must be application/json")
         response = await handler(request)
+        page.secure(response)
+        return response
+
+    def _exchange(self, ticket: str, signed_in: bool) -> web.Response:
+        """Spend a one-time ticket for the session cookie; a spent or unknown one is refused (unless this
+        browser already holds the session: a reload of the first URL)."""
+        spent = next(
+            (t for t in self._tickets if hmac.compare_digest(t.encode(), ticket.encode("utf-8", "replace"))),
+            None,
+        )
+        if spent is None and not signed_in:
+            return _error(
+                403,
+                "this review link was already used or is wrong (each link works once, in the browser that "
+                "opens it first); go back to that browser tab, or open the review again from planview",
+            )
+        response = web.Response(status=303, headers={"Location": "/"})
+        if spent is not None:
+            launch = self._tickets.pop(spent)
+            if launch is not None:
+                launch.unlink(missing_ok=True)
+            response.set_cookie(self.cookie_name, self._session, path="/", httponly=True, samesite="Lax")
         page.secure(response)
         return response
 
@@ -319,7 +378,7 @@ class ReviewServer:
         if self.settled:  # a reload after the decision shows the final state, not live actions
             assert self._decision is not None
             shown = {**shown, "settled": _settled_json(self._decision.result())}
-        return web.Response(text=page.html(shown, self.token), content_type="text/html", charset="utf-8")
+        return web.Response(text=page.html(shown), content_type="text/html", charset="utf-8")
 
     async def _theme(self, request: web.Request) -> web.Response:
         return page.asset("theme.js")

@@ -542,16 +542,9 @@ def _review_url(proc: subprocess.Popen[str]) -> str:
 
 
 def _post(url: str, route: str, body: dict[str, Any]) -> int:
-    import urllib.request
+    from review_link import post
 
-    request = urllib.request.Request(
-        url.replace("/?", f"{route}?"),
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-        method="POST",
-    )
-    with urllib.request.urlopen(request, timeout=30) as response:
-        return response.status
+    return post(url, route, body)[0]
 
 
 def test_end_to_end_approve_in_the_browser_then_a_changed_goal_is_denied(project: Path) -> None:

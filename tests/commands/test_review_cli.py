@@ -115,7 +115,7 @@ async def test_the_screen_does_not_offer_an_approval_that_can_only_fail(tmp_path
     """`planview review plans/<sample>.md` (the help's own example): `a` used to close the screen and
     exit 2 with the refusal; now the footer has no `a`, `a` says why and the screen stays open."""
     urls: list[str] = []
-    monkeypatch.setattr("planview.web.review.open_in_browser", lambda url: urls.append(url) or True)
+    monkeypatch.setattr("planview.web.launch.open_in_browser", lambda url: urls.append(url) or True)
     loose = tmp_path / "loose.md"
     loose.write_text(PLAN, encoding="utf-8")
     why = "plan path must be inside .planview/plans; only plans saved in the plans folder can be approved"
@@ -266,10 +266,8 @@ def test_w_approve_whose_recording_fails_leaves_the_plan_as_it_was(plan: Path, m
     import asyncio
     import hashlib
 
-    import aiohttp
-
     urls: list[str] = []
-    monkeypatch.setattr("planview.web.review.open_in_browser", lambda url: urls.append(url) or True)
+    monkeypatch.setattr("planview.web.launch.open_in_browser", lambda url: urls.append(url) or True)
     original = plan.read_bytes()
     (plan.parent.parent / "artifacts").write_text("a file where the sealed plans go\n")  # sealing fails
 
@@ -285,9 +283,9 @@ def test_w_approve_whose_recording_fails_leaves_the_plan_as_it_was(plan: Path, m
                 "base_sha256": hashlib.sha256(path.read_bytes()).hexdigest(),
                 "comments": [{"anchor_line": 1, "text": "which one first?"}],
             }
-            async with aiohttp.ClientSession() as client:
-                async with client.post(urls[0].replace("/?", "/api/approve?"), json=body) as response:
-                    assert response.status == 200
+            from review_link import apost, link_in
+
+            assert (await apost(link_in(urls[0]), "/api/approve", body))[0] == 200
             for _ in range(500):
                 if app.return_value is not None:
                     break

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
+from review_link import apost, link_in
 
 from planview.plan.canonical import canonical_sha256
 from planview.plan.decision import Approved, Keep, Refine
@@ -27,11 +28,11 @@ def opened(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The URLs the screen asked the browser to open (no browser is started)."""
     urls: list[str] = []
 
-    def fake_open(url: str) -> bool:
-        urls.append(url)
+    def fake_open(target) -> bool:
+        urls.append(link_in(target) if isinstance(target, Path) else target)  # what the browser would load
         return True
 
-    monkeypatch.setattr("planview.web.review.open_in_browser", fake_open)
+    monkeypatch.setattr("planview.web.launch.open_in_browser", fake_open)
     return urls
 
 
@@ -44,9 +45,7 @@ async def wait_for(pilot, predicate: Callable[[], bool], what: str, limit: int =
 
 
 async def post(url: str, route: str, body: dict) -> int:
-    async with aiohttp.ClientSession() as client:
-        async with client.post(url.replace("/?", f"{route}?"), json=body) as response:
-            return response.status
+    return (await apost(url, route, body))[0]
 
 
 def plan_file(tmp_path: Path) -> Path:
@@ -68,7 +67,10 @@ async def test_w_then_approve_on_the_page_closes_the_screen_with_the_same_decisi
         await pilot.press("w")
         await wait_for(pilot, lambda: bool(opened), "the browser to be asked")
         screen = app.review
-        assert opened[0] in screen.notice_text  # the URL is on screen, to open by hand too
+        assert "Reviewing in the browser" in screen.notice_text
+        assert opened[0] not in screen.notice_text  # the browser's link is shown nowhere (it works once)
+        await pilot.press("w")  # asked again: a link of its own, for another browser
+        assert "?ticket=" in screen.notice_text and opened[0] not in screen.notice_text
         assert await post(opened[0], "/api/approve", {"base_sha256": base(path), "comments": []}) == 200
         await wait_for(pilot, lambda: app.return_value is not None, "the screen to close")
     assert app.return_value == Approved(path.resolve(), canonical_sha256(PLAN), channel="browser review")
@@ -126,7 +128,7 @@ async def test_back_on_the_page_keeps_the_terminal_review_open(tmp_path, opened)
         await pilot.press("w")  # a second page reuses the same origin (port)
         await wait_for(pilot, lambda: len(opened) == 2, "the second page")
         assert opened[1].split("/?")[0] == opened[0].split("/?")[0]
-        assert opened[1] != opened[0]  # with a fresh token
+        assert opened[1] != opened[0]  # with a fresh one-time ticket
         await pilot.press("a")
         await wait_for(pilot, lambda: app.return_value is not None, "the screen to close")
     assert app.return_value == Approved(path.resolve(), canonical_sha256(PLAN))
@@ -228,9 +230,7 @@ def block_sealing(project: Path) -> None:
 
 
 async def post_json(url: str, route: str, body: dict) -> tuple[int, dict]:
-    async with aiohttp.ClientSession() as client:
-        async with client.post(url.replace("/?", f"{route}?"), json=body) as response:
-            return response.status, await response.json()
+    return await apost(url, route, body)
 
 
 async def test_w_approve_on_a_torn_ledger_is_refused_on_the_page_and_the_review_stays(tmp_path, opened):

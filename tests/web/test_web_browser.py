@@ -32,7 +32,7 @@ async def served(plan: Path, home: Path, **kw) -> ReviewServer:
 
 
 async def open_page(browser: Browser, server: ReviewServer) -> None:
-    await browser.navigate(server.url)
+    await browser.navigate(server.link())  # spent for the session cookie, then redirected to /
     await browser.wait_for("document.documentElement.dataset.ready === '1'")
 
 

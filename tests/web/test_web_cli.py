@@ -7,10 +7,10 @@ import json
 import os
 import subprocess
 import sys
-import urllib.request
 from pathlib import Path
 
 import pytest
+import review_link
 
 
 def start(*args: str) -> subprocess.Popen:
@@ -24,17 +24,7 @@ def start(*args: str) -> subprocess.Popen:
 
 
 def post(url: str, route: str, body: dict) -> tuple[int, dict]:
-    request = urllib.request.Request(
-        url.replace("/?", f"{route}?"),
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-        method="POST",
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=30) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
+    return review_link.post(url, route, body)
 
 
 def finish(proc: subprocess.Popen) -> tuple[int, str, str]:
@@ -45,8 +35,9 @@ def finish(proc: subprocess.Popen) -> tuple[int, str, str]:
 def test_prints_the_url_first_and_exits_1_when_closed(plan):
     proc = start(str(plan))
     url = proc.stdout.readline().strip()
-    assert url.startswith("http://127.0.0.1:") and "/?token=" in url
-    with urllib.request.urlopen(url, timeout=30) as response:  # the printed URL opens the page as printed
+    assert url.startswith("http://127.0.0.1:") and "/?ticket=" in url
+    origin, opener = review_link.opener_for(url)
+    with opener.open(origin + "/", timeout=30) as response:  # the printed URL opens the page as printed
         assert response.status == 200 and b"plan-data" in response.read()
     assert post(url, "/api/cancel", {})[0] == 200
     code, out, err = finish(proc)

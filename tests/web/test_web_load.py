@@ -117,11 +117,11 @@ async def _send(port: int, head: str, body: bytes = b"") -> tuple[asyncio.Stream
     return reader, writer
 
 
-def _post_head(server, path: str, length: int) -> str:
-    from web_auth import auth_query
+async def _post_head(server, path: str, length: int) -> str:
+    from review_link import sign_in
 
     return (
-        f"POST {path}{auth_query(server)} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+        f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\nCookie: {await sign_in(server)}\r\n"
         f"Content-Type: application/json\r\nContent-Length: {length}\r\nConnection: close\r\n"
     )
 
@@ -140,11 +140,13 @@ async def test_a_slowly_sent_body_does_not_block_the_other_actions(plan: Path, h
         base = hashlib.sha256(plan.read_bytes()).hexdigest()
         body = json.dumps({"base_sha256": base, "comments": [{"anchor_line": 1, "text": "slow"}]}).encode()
         slow_reader, slow = await _send(
-            server.port, _post_head(server, "/api/feedback", len(body)), body[:10]
+            server.port, await _post_head(server, "/api/feedback", len(body)), body[:10]
         )
         await asyncio.sleep(0.3)  # the slow request is in its body now
         cancel = b"{}"
-        reader, writer = await _send(server.port, _post_head(server, "/api/cancel", len(cancel)), cancel)
+        reader, writer = await _send(
+            server.port, await _post_head(server, "/api/cancel", len(cancel)), cancel
+        )
         assert await _status(reader, 1.5) == 200, "the cancel waited on another request's body"
         writer.close()
         assert (await server.wait()).outcome == "closed"
@@ -161,7 +163,7 @@ async def test_a_body_that_never_finishes_gets_408(plan: Path, home: Path) -> No
     server = ReviewServer(plan, approve=False, home=home, body_seconds=0.5)
     await server.start()
     try:
-        reader, writer = await _send(server.port, _post_head(server, "/api/feedback", 100), b'{"base')
+        reader, writer = await _send(server.port, await _post_head(server, "/api/feedback", 100), b'{"base')
         assert await _status(reader, 5.0) == 408
         writer.close()
         assert not server.settled
@@ -177,7 +179,9 @@ async def test_a_body_nested_1000_deep_gets_a_clear_400(plan: Path, home: Path, 
     await server.start()
     try:
         for body in (b"[" * 1000 + b"]" * 1000, b'{"a":' * 1000 + b"1" + b"}" * 1000):
-            reader, writer = await _send(server.port, _post_head(server, "/api/feedback", len(body)), body)
+            reader, writer = await _send(
+                server.port, await _post_head(server, "/api/feedback", len(body)), body
+            )
             assert await _status(reader, 5.0) == 400
             answer = (await reader.read()).split(b"\r\n\r\n", 1)[1]
             assert b"nests deeper than 64 levels" in answer

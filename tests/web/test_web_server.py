@@ -10,6 +10,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
+from review_link import sign_in
 
 from planview.plan.canonical import canonical_sha256
 from planview.web.server import MAX_BODY_BYTES, ReviewServer
@@ -31,14 +32,13 @@ async def raw_request(port: int, head: str, body: bytes = b"") -> tuple[int, byt
 
 
 class Page:
-    """A running server plus a client that sends what a browser would."""
+    """A running server plus a client that sends what a browser would (its session cookie included)."""
 
-    def __init__(self, server: ReviewServer, client: aiohttp.ClientSession) -> None:
-        self.server, self.client = server, client
+    def __init__(self, server: ReviewServer, client: aiohttp.ClientSession, cookie: str) -> None:
+        self.server, self.client, self.cookie = server, client, cookie
 
-    def url(self, path: str, token: str | None = None) -> str:
-        token = self.server.token if token is None else token
-        return f"http://127.0.0.1:{self.server.port}{path}" + (f"?token={token}" if token != "" else "")
+    def url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.server.port}{path}"
 
     async def post(self, path: str, body: object, **kw) -> tuple[int, dict]:
         async with self.client.post(self.url(path), json=body, **kw) as response:
@@ -54,9 +54,10 @@ async def serve(home: Path):
             on_approve = lambda path, shown: ("approved", shown)  # noqa: E731
         server = ReviewServer(plan, approve=approve, on_approve=on_approve, home=home, **kw)
         await server.start()
-        client = aiohttp.ClientSession()
+        cookie = await sign_in(server)
+        client = aiohttp.ClientSession(headers={"Cookie": cookie})
         opened.append((server, client))
-        return Page(server, client)
+        return Page(server, client, cookie)
 
     yield start
     for server, client in opened:
@@ -94,7 +95,7 @@ def block_end(data: dict, kind: str) -> int:
 
 async def test_page_route_serves_the_shell_with_a_strict_csp(serve, plan):
     page = await serve(plan)
-    assert page.server.url.startswith("http://127.0.0.1:")
+    assert page.server.link().startswith("http://127.0.0.1:")
     async with page.client.get(page.url("/")) as response:
         assert response.status == 200
         assert response.content_type == "text/html"
@@ -102,8 +103,7 @@ async def test_page_route_serves_the_shell_with_a_strict_csp(serve, plan):
         html = await response.text()
     assert "default-src 'none'" in csp and "script-src 'self'" in csp and "unsafe-inline" not in csp
     assert response.headers["X-Content-Type-Options"] == "nosniff"
-    assert f'src="/theme.js?token={page.server.token}"' in html
-    assert f'src="/client.js?token={page.server.token}"' in html
+    assert 'src="/theme.js"' in html and 'src="/client.js"' in html  # no secret in the page's markup
     # The only inline script is the JSON data island.
     assert len(re.findall(r"<script(?![^>]*\bsrc=)", html)) == 1
     data = await page_data(page)
@@ -347,9 +347,9 @@ async def test_approve_records_the_browser_channel_in_the_ledger(home, plan):
 
     server = await start_review(plan, approve=True, home=home)
     try:
-        async with aiohttp.ClientSession() as client:
+        async with aiohttp.ClientSession(headers={"Cookie": await sign_in(server)}) as client:
             async with client.post(
-                server.url.replace("/?", "/api/approve?"), json={"base_sha256": sha(plan), "comments": []}
+                server.origin + "/api/approve", json={"base_sha256": sha(plan), "comments": []}
             ) as response:
                 assert response.status == 200
         decision = await server.wait()
@@ -367,9 +367,9 @@ async def _approve_through_the_flow(home: Path, plan: Path, comments: list[dict]
 
     server = await start_review(plan, approve=True, home=home)
     try:
-        async with aiohttp.ClientSession() as client:
+        async with aiohttp.ClientSession(headers={"Cookie": await sign_in(server)}) as client:
             async with client.post(
-                server.url.replace("/?", "/api/approve?"),
+                server.origin + "/api/approve",
                 json={"base_sha256": sha(plan), "comments": comments},
             ) as response:
                 status, body = response.status, await response.json()
@@ -431,41 +431,85 @@ async def test_a_failed_approve_never_undoes_a_newer_save(serve, plan):
 
 
 @pytest.mark.parametrize("path", ["/", "/theme.js", "/client.js", "/events"])
-@pytest.mark.parametrize("token", ["", "wrong-token"])
-async def test_every_get_route_needs_the_token(serve, plan, path, token):
+@pytest.mark.parametrize("cookie", ["", "wrong-session", "?token"])
+async def test_every_get_route_needs_the_session(serve, plan, path, cookie):
     page = await serve(plan)
-    async with page.client.get(page.url(path, token)) as response:
-        assert response.status == 403
-        assert "token" in (await response.json())["error"]
+    name = page.cookie.split("=", 1)[0]
+    headers = {"Cookie": f"{name}={cookie}"} if cookie not in ("", "?token") else {}
+    async with aiohttp.ClientSession(headers=headers) as other:
+        # "?token": the old scheme's query (the value it carried is gone: nothing in a URL signs in)
+        suffix = "?token=" + page.cookie.split("=", 1)[1] if cookie == "?token" else ""
+        async with other.get(page.url(path) + suffix, allow_redirects=False) as response:
+            assert response.status == 403
+            assert "no session for this review" in (await response.json())["error"]
 
 
 @pytest.mark.parametrize("path", ["/api/feedback", "/api/approve", "/api/cancel"])
-async def test_every_post_route_needs_the_token(serve, plan, path):
+async def test_every_post_route_needs_the_session(serve, plan, path):
     page = await serve(plan, approve=True)
     before = plan.read_bytes()
-    for token in ("", "wrong-token", page.server.token + "x"):
-        async with page.client.post(
-            page.url(path, token), json={"base_sha256": sha(plan), "comments": []}
-        ) as r:
-            assert r.status == 403
+    name, value = page.cookie.split("=", 1)
+    for cookie in ("", f"{name}=wrong", f"{name}={value}x", f"planview-review-1={value}"):
+        async with aiohttp.ClientSession(headers={"Cookie": cookie} if cookie else {}) as other:
+            async with other.post(page.url(path), json={"base_sha256": sha(plan), "comments": []}) as r:
+                assert r.status == 403
     assert plan.read_bytes() == before and not page.server.settled
+
+
+async def test_a_link_works_once(serve, plan):
+    """Issue 25.1: the first load spends the ticket for the cookie; the same URL later signs nobody in."""
+    page = await serve(plan, approve=True)
+    link = page.server.link()
+    cookie = await sign_in(page.server, link)
+    assert cookie.startswith(f"planview-review-{page.server.port}=")
+    async with aiohttp.ClientSession() as late:  # a process that learned the URL afterwards
+        async with late.get(link, allow_redirects=False) as r:
+            assert r.status == 403 and "works once" in (await r.json())["error"]
+        async with late.post(page.url("/api/approve"), json={"base_sha256": sha(plan), "comments": []}) as r:
+            assert r.status == 403
+    async with aiohttp.ClientSession(headers={"Cookie": cookie}) as first:  # the browser that spent it
+        async with first.get(link, allow_redirects=False) as r:
+            assert r.status == 303 and r.headers["Location"] == "/"  # a reload: back to the page
+        async with first.get(page.url("/")) as r:
+            assert r.status == 200
+    assert not page.server.settled
+
+
+async def test_the_launch_file_is_private_and_spent_with_its_ticket(serve, plan, tmp_path, monkeypatch):
+    import stat
+
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path / "run"))
+    (tmp_path / "run").mkdir()
+    page = await serve(plan)
+    launch = page.server.launch_file()
+    assert launch.is_relative_to(tmp_path / "run")
+    assert (
+        stat.S_IMODE(launch.stat().st_mode) == 0o600 and stat.S_IMODE(launch.parent.stat().st_mode) == 0o700
+    )
+    link = re.search(r'url=([^"]+)"', launch.read_text()).group(1).replace("&amp;", "&")
+    assert link.startswith(page.server.origin + "/?ticket=")
+    await sign_in(page.server, link)
+    assert not launch.exists()  # spent: deleted
+    other = page.server.launch_file()
+    await page.server.stop()
+    assert not other.exists()  # never used: deleted when the review ends
 
 
 async def test_a_foreign_or_missing_host_is_refused(serve, plan):
     page = await serve(plan)
-    port, token = page.server.port, page.server.token
+    port, cookie = page.server.port, page.cookie
     status, body = await raw_request(
-        port, f"GET /?token={token} HTTP/1.1\r\nHost: evil.example:{port}\r\nConnection: close\r\n"
+        port, f"GET / HTTP/1.1\r\nHost: evil.example:{port}\r\nCookie: {cookie}\r\nConnection: close\r\n"
     )
     assert status == 403 and b"Host" in body
     status, _ = await raw_request(
-        port, f"GET /?token={token} HTTP/1.1\r\nHost: 127.0.0.1:1\r\nConnection: close\r\n"
+        port, f"GET / HTTP/1.1\r\nHost: 127.0.0.1:1\r\nCookie: {cookie}\r\nConnection: close\r\n"
     )
     assert status == 403
-    status, body = await raw_request(port, f"GET /?token={token} HTTP/1.0\r\nConnection: close\r\n")
+    status, body = await raw_request(port, f"GET / HTTP/1.0\r\nCookie: {cookie}\r\nConnection: close\r\n")
     assert status == 400 and b"Host" in body
     status, _ = await raw_request(
-        port, f"GET /?token={token} HTTP/1.1\r\nHost: localhost:{port}\r\nConnection: close\r\n"
+        port, f"GET / HTTP/1.1\r\nHost: localhost:{port}\r\nCookie: {cookie}\r\nConnection: close\r\n"
     )
     assert status == 200
 
@@ -481,9 +525,9 @@ async def test_only_get_and_post_are_served(serve, plan, method):
 
 async def test_an_oversized_body_is_refused_before_it_is_read(serve, plan):
     page = await serve(plan)
-    port, token = page.server.port, page.server.token
+    port = page.server.port
     head = (
-        f"POST /api/feedback?token={token} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+        f"POST /api/feedback HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nCookie: {page.cookie}\r\n"
         f"Content-Type: application/json\r\nContent-Length: {MAX_BODY_BYTES + 1}\r\nConnection: close\r\n"
     )
     status, _ = await raw_request(port, head, b"{")
@@ -496,9 +540,9 @@ async def test_an_oversized_body_is_refused_before_it_is_read(serve, plan):
 
 async def test_a_post_without_a_length_is_refused(serve, plan):
     page = await serve(plan)
-    port, token = page.server.port, page.server.token
+    port = page.server.port
     head = (
-        f"POST /api/feedback?token={token} HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\n"
+        f"POST /api/feedback HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nCookie: {page.cookie}\r\n"
         "Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n"
     )
     status, _ = await raw_request(port, head, b"2\r\n{}\r\n0\r\n\r\n")

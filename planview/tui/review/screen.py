@@ -515,7 +515,10 @@ class ReviewScreen(PlanScreen):
         if self.editing or self._has_decided:
             return
         if self._web is not None:
-            self._set_notice(f"The browser review is open at {self._web.url} (decide there or here).")
+            self._set_notice(
+                f"The browser review is open; another browser can use {self._web.link()} once "
+                "(decide there or here)."
+            )
             return
         self._finish_loading()  # the page marks changes against the same baseline
         self._web_review()

@@ -34,7 +34,8 @@ async def serve_page(
     review returns (`terminal_decision`). It first checks that the recording can happen, so the
     page refuses (and takes its comments back out) instead of saying approved for a torn ledger
     or a read-only home; what fails later still puts the plan back (approval.flow.record_decision)."""
-    from planview.web.review import open_in_browser, start_review
+    from planview.web import launch
+    from planview.web.review import start_review
 
     def can_record(path: Path, canonical_sha256: str) -> None:
         if home is not None:
@@ -51,9 +52,10 @@ async def serve_page(
         return None
     on_open(server)
     try:
-        notice(f"Reviewing in the browser: {server.url}  (decide there or here)")
-        if not await asyncio.to_thread(open_in_browser, server.url):
-            notice(f"No browser could be opened; open {server.url} yourself")
+        if not await asyncio.to_thread(launch.open_in_browser, server.launch_file()):
+            notice(f"No browser could be opened; open {server.link()} yourself (it works once)")
+        else:
+            notice("Reviewing in the browser (decide there or here)")
         return await server.wait()
     finally:
         on_open(None)

@@ -4,7 +4,6 @@
   "use strict";
 
   var data = JSON.parse(document.getElementById("plan-data").textContent);
-  var token = new URLSearchParams(window.location.search).get("token") || "";
   var THEME_KEY = "planview-web-theme";
 
   var state = {
@@ -22,7 +21,7 @@
   var events = null;
 
   function url(path) {
-    return path + "?token=" + encodeURIComponent(token);
+    return path; // the session is the review's cookie (same-origin requests carry it)
   }
 
   function el(tag, cls, text) {
@@ -599,7 +598,7 @@
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: body,
-      credentials: "omit",
+      credentials: "same-origin", // the review's session cookie
     })
       .then(function (response) {
         return response
