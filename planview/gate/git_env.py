@@ -40,6 +40,8 @@ import os
 from collections.abc import Mapping
 from pathlib import Path
 
+from planview.gate.git_formats import runs_gpg
+
 PLAN_ENV: Mapping[str, str] = {
     "GIT_CONFIG_NOSYSTEM": "1",
     "GIT_CONFIG_SYSTEM": os.devnull,
@@ -255,7 +257,7 @@ def _starts_a_program(key: str, value: str | None) -> bool:
     if key in ("log.showsignature", "submodule.recurse", "status.submodulesummary"):
         return value is None or value.strip().lower() not in _FALSE
     if key == "format.pretty" or key.startswith("pretty."):
-        return value is not None and "%G" in value  # signature placeholders run gpg
+        return value is not None and runs_gpg(value)  # signature placeholders run gpg
     if key == "diff.submodule":
         return value is not None and value.strip().lower() == "diff"
     return key != "core.hookspath"  # judged by the hook it would run

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from planview.gate.calls import show
+from planview.gate.git_formats import runs_gpg
 from planview.gate.git_forms import SHAPED
 from planview.gate.git_paths import STUCK_ARG, escapes, file_values, outside_project
 from planview.gate.git_store import borrowed_store
@@ -155,6 +156,74 @@ def _value_after(args: Sequence[str], index: int, option: str) -> str | None:
     return None
 
 
+# Options whose value is checked, and whether a value may follow as the next word. Matched by any
+# prefix of four characters or more: parse-options takes unambiguous abbreviations (git status
+# --ignore-sub=none is --ignore-submodules=none), and a stricter check of a word that was not
+# meant as this option only refuses a command git would have refused or read the same way.
+_CHECKED_VALUES = {
+    "--pretty": False,
+    "--format": True,
+    "--diff-merges": True,
+    "--submodule": False,
+    "--ignore-submodules": False,
+}
+_REF_FORMAT_USERS = frozenset({"for-each-ref", "branch", "tag"})
+
+
+def _checked_option(rest: Sequence[str], index: int) -> tuple[str, str | None] | None:
+    """(the option a word spells, its value) when the word is one whose value is checked."""
+    word = rest[index]
+    name, eq, value = word.partition("=")
+    if len(name) < 4:
+        return None
+    for full, separate in _CHECKED_VALUES.items():
+        if full.startswith(name):
+            if eq:
+                return full, value
+            following = rest[index + 1] if separate and index + 1 < len(rest) else None
+            return full, following
+    return None
+
+
+def _format_rule(sub: str, option: str, word: str, value: str) -> str | None:
+    if runs_gpg(value):
+        return (
+            f"{show(word)} asks for signature details (%G... or %(signature)), which runs gpg; plan mode "
+            "shows commits without verifying them: drop those placeholders"
+        )
+    if sub in _PRETTY_USERS and "%" not in value and value not in _PRETTY_NAMES:
+        if not value.startswith(("format:", "tformat:")):
+            return (
+                f"{show(word)} names a pretty format alias from the repository's config, which "
+                f"plan mode does not read; use a built-in format or write it out, e.g. {option}='%h %s'"
+            )
+    return None
+
+
+def _value_rule(sub: str, option: str, word: str, value: str) -> str | None:
+    """Why this value of a checked option runs a program or writes, or None."""
+    if option in ("--pretty", "--format"):
+        if sub in _PRETTY_USERS or sub in _REF_FORMAT_USERS:
+            return _format_rule(sub, option, word, value)
+        return None
+    if option == "--diff-merges" and value in ("remerge", "r"):
+        return (
+            f"--diff-merges={value} runs the repository's merge drivers and writes objects, so it is not "
+            "allowed in plan mode; use --diff-merges=combined"
+        )
+    if option == "--submodule" and value == "diff":
+        return (
+            "--submodule=diff runs git inside the submodule under its own configuration, so it is not "
+            "allowed in plan mode; use --submodule=log or --submodule=short"
+        )
+    if option == "--ignore-submodules" and value in ("none", "untracked"):
+        return (
+            f"{show(word)} runs git status inside each submodule, under its own configuration; "
+            "use --ignore-submodules=dirty (the plan-mode default) or run git status in the submodule's files"
+        )
+    return None
+
+
 def _subcommand_rules(sub: str, rest: Sequence[str]) -> str | None:
     """Forms of otherwise allowed options that run programs or write: refused, with the fix."""
     for index, word in enumerate(rest):
@@ -162,35 +231,12 @@ def _subcommand_rules(sub: str, rest: Sequence[str]) -> str | None:
             break
         if not word.startswith("--"):
             continue
-        if sub in _PRETTY_USERS and word.startswith(("--pretty=", "--format=")):
-            option, value = word.split("=", 1)
-            if "%G" in value:
-                return (
-                    f"{show(word)} asks for signature details (%G...), which runs gpg; plan mode shows "
-                    "commits without verifying them: drop the %G placeholders"
-                )
-            if "%" not in value and value not in _PRETTY_NAMES:
-                if not value.startswith(("format:", "tformat:")):
-                    return (
-                        f"{show(word)} names a pretty format alias from the repository's config, which "
-                        f"plan mode does not read; use a built-in format or write it out, e.g. {option}='%h %s'"
-                    )
-        merges = _value_after(rest, index, "--diff-merges")
-        if merges in ("remerge", "r"):
-            return (
-                f"--diff-merges={merges} runs the repository's merge drivers and writes objects, so it is not "
-                "allowed in plan mode; use --diff-merges=combined"
-            )
-        if word.startswith("--submodule=") and word.split("=", 1)[1] == "diff":
-            return (
-                "--submodule=diff runs git inside the submodule under its own configuration, so it is not "
-                "allowed in plan mode; use --submodule=log or --submodule=short"
-            )
-        if word.startswith("--ignore-submodules=") and word.split("=", 1)[1] in ("none", "untracked"):
-            return (
-                f"{show(word)} runs git status inside each submodule, under its own configuration; "
-                "use --ignore-submodules=dirty (the plan-mode default) or run git status in the submodule's files"
-            )
+        found = _checked_option(rest, index)
+        if found is None or found[1] is None:
+            continue
+        problem = _value_rule(sub, found[0], word, found[1])
+        if problem is not None:
+            return problem
     return None
 
 

@@ -72,6 +72,7 @@ READ_ONLY_GIT_RUNS = [
     ("log.showSignature", "true"),
     ("format.pretty", "format:%h %G?"),
     ("pretty.sig", "%GS"),
+    ("pretty.quiet", "%h %-G?"),  # a modifier between % and G: gpg all the same
     ("core.worktree", "/elsewhere"),
     ("diff.submodule", "diff"),
     ("submodule.recurse", "true"),
@@ -84,6 +85,7 @@ NOT_RUN = [
     ("credential.helper", "store"),
     ("core.sshCommand", "ssh -i key"),
     ("format.pretty", "format:%h %s"),
+    ("pretty.literal", "%h %%G?"),  # a literal %G?, no placeholder
     ("diff.submodule", "log"),
     ("submodule.recurse", "false"),
     ("log.showSignature", "false"),

@@ -549,3 +549,55 @@ def bash_argv(command: str) -> list[list[str]]:
 def test_words_are_what_bash_passes_to_git(command: str) -> None:
     ours = [[word.value for word in segment[1:]] for segment in split_chain(command)]
     assert ours == bash_argv(command)
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        # git's pretty formats take a modifier between % and the placeholder: %-G? and % G? run gpg too
+        "git log -1 --format=%-G?",
+        "git log -1 --format=% G?",
+        "git log -1 --format=%+GS",
+        "git log -1 '--pretty=format:%h %-GK'",
+        "git log -1 '--format=%<(5)%G?'",
+        "git shortlog --format=%-G? HEAD",
+        # ref-filter's signature atom verifies with gpg (branch, tag, for-each-ref)
+        "git for-each-ref '--format=%(signature)'",
+        "git for-each-ref '--format=%(signature:grade)'",
+        "git branch '--format=%(signature:key)'",
+        # parse-options takes unambiguous abbreviations of a checked option
+        "git status --ignore-sub=none",
+        "git status --ignore-submod=untracked",
+        "git diff --submod=diff",
+        "git for-each-ref '--form=%(signature)'",
+    ],
+)
+def test_signature_placeholders_with_modifiers_and_abbreviated_checked_options_are_refused(
+    command: str,
+) -> None:
+    verdict = check_git_command(command)
+    assert not verdict.allowed, command
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        "git log -1 '--format=%%G?'",  # a literal "%G?": no placeholder, no gpg
+        "git log -1 '--format=%h %s'",
+        "git for-each-ref '--format=%(refname) %(objectname:short)'",
+        "git status --ignore-submodules=dirty",
+        "git status --ignore-sub=dirty",
+        "git diff --submodule=log",
+    ],
+)
+def test_the_same_options_without_gpg_or_submodule_runs_are_allowed(command: str) -> None:
+    verdict = check_git_command(command)
+    assert verdict.allowed, (command, verdict.reason)
+
+
+def test_the_gpg_rule_reads_placeholders_as_git_does() -> None:
+    from planview.gate.git_formats import runs_gpg
+
+    assert runs_gpg("%G?") and runs_gpg("%-G?") and runs_gpg("% GS") and runs_gpg("%+GK")
+    assert runs_gpg("%<(8)%G?") and runs_gpg("%(signature:grade)") and runs_gpg("x %%%G?")
+    assert not runs_gpg("%%G?") and not runs_gpg("%h %s") and not runs_gpg("%(contents:signature)")
