@@ -157,8 +157,15 @@ REVIEW: tuple[KeyRow, ...] = (
             _k("review.previous_changed", "left_square_bracket", "changed(-1)"),
         ),
         label="changed",
-        footer=4,
+        footer=6,
         when="changed",
+    ),
+    KeyRow(
+        "search the plan (Enter or ↓ next match, ↑ previous, Esc leaves)",
+        (_k("review.search", "slash", "search"),),
+        label="search",
+        short="search",
+        footer=5,
     ),
     KeyRow(
         "diff: the words changed since your last review (show / hide)",
@@ -189,7 +196,7 @@ REVIEW: tuple[KeyRow, ...] = (
         (_k("review.web", "w", "web"),),
         label="web",
         short="web",
-        footer=6,
+        footer=4,
     ),
     KeyRow(
         "keep planning (not approved)",
@@ -199,14 +206,6 @@ REVIEW: tuple[KeyRow, ...] = (
         footer=0,
     ),
     KeyRow("this list", (_k("review.keys", "question_mark", "keys"),), label="keys", short="keys", footer=9),
-)
-
-SEARCH_ROW = KeyRow(
-    "search the plan (Enter or ↓ next match, ↑ previous, Esc leaves)",
-    (_k("review.search", "slash", "search"),),
-    label="search",
-    short="search",
-    footer=5,
 )
 
 OUTLINE_ROW = KeyRow(

@@ -154,8 +154,8 @@ async def test_hints_are_whole_words_at_40_80_120(tmp_path: Path) -> None:
     path = write(tmp_path, make_plan())
     expected = {
         40: "Esc keep  a approve  r refine  ? keys",
-        80: "Esc keep planning   a approve & run   r refine   n/p section   w web   ? keys",
-        120: "Esc keep planning   a approve & run   r refine   n/p section   w web   ? keys",
+        80: "Esc keep  a approve  r refine  n/p  w web  / search  ? keys",
+        120: "Esc keep planning   a approve & run   r refine   n/p section   w web   / search   ? keys",
     }
     for width, hints in expected.items():
         app = review_app(path, tmp_path)
@@ -188,7 +188,7 @@ async def test_refine_flow_letters_are_text_enter_sends(tmp_path: Path) -> None:
         assert screen.editor.text == "anpr?G\nx"
         await pilot.press("escape")  # back to the plan, draft kept, nothing decided
         assert not screen.editing and app.return_value is None and app.screen is screen
-        assert screen.hints_text.startswith("Esc keep planning")
+        assert screen.hints_text.startswith("Esc keep")
         await pilot.press("r")
         assert screen.editor.text == "anpr?G\nx"
         await pilot.press("enter")

@@ -13,9 +13,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from pathlib import Path
 
+from rich.style import Style
 from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
+from textual.widget import Widget
 from textual.widgets import Static
 
 from planview import keymap
@@ -34,10 +36,14 @@ from planview.tui.styles import stylesheet
 # The decisions load when first used (see loading.py for the hash and the diff).
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from textual.widgets import Input
+
     from planview.plan.decision import ReviewDecision
     from planview.tui.review.editor import RefineEditor
+    from planview.tui.review.search import Match, PlanSearch, SearchBar
     from planview.web.server import ReviewServer
 
+_OPENS_AN_INPUT = frozenset({"refine", "search"})  # keys typed after these are the input's
 _ROW_PADDING = 2  # the rows have one column of padding on each side (review.tcss)
 
 
@@ -69,6 +75,9 @@ class ReviewScreen(PlanScreen):
         self._variables: dict[str, str] = {}  # the theme's resolved colours
         self._web: ReviewServer | None = None  # the browser review `w` opened, while it runs
         self._editor: RefineEditor | None = None
+        self._search_bar: SearchBar | None = None  # mounted on the first `/`
+        self._search: PlanSearch | None = None
+        self._search_from = (0, 0)  # (line, cell) the search started at: typing searches from there
         self.cursor = 0  # the section cursor: n/p move it, the scroll row names it
         self._cursor_top = 0  # the top line the cursor was last placed for (the reader moved if not)
         self._opened_at_changed = False  # a re-review opens at its first changed section, once
@@ -194,8 +203,13 @@ class ReviewScreen(PlanScreen):
         }
 
     @property
+    def searching(self) -> bool:
+        """The search bar is open (`/`)."""
+        return self._search_bar is not None and bool(self._search_bar.display)
+
+    @property
     def hint_list(self) -> tuple[hints.HintSpec, ...]:
-        rows_ = keymap.EDITOR if self.editing else self.key_rows
+        rows_ = keymap.EDITOR if self.editing else keymap.SEARCH if self.searching else self.key_rows
         return hints.specs(keymap.footer_rows(rows_, self.hint_state))
 
     @property
@@ -439,24 +453,29 @@ class ReviewScreen(PlanScreen):
             editor.display = True  # `editing` from here on, while it mounts
             await self.mount(editor, before=self.query_one("#hints"))
         editor.display = True
-        self.set_focus(editor)  # now, not after the keys already queued (Widget.focus waits for them)
-        buffered, self._key_buffer = self._key_buffer or [], None
-        for key in buffered:
-            editor.post_message(events.Key(key.key, key.character))
+        self._focus_with_keys(editor)
         self._update_rows()
 
+    def _focus_with_keys(self, widget: Widget) -> None:
+        """Focus `widget` now (not after the keys already queued: Widget.focus waits for them) and
+        type into it what was typed since the key that opened it."""
+        self.set_focus(widget)
+        buffered, self._key_buffer = self._key_buffer or [], None
+        for key in buffered:
+            widget.post_message(events.Key(key.key, key.character))
+
     def on_key(self, event: events.Key) -> None:
-        """From the key that opens the refine editor until the editor has focus, every key is the
-        note's, never a review key. Textual hands each key to the body, then to this screen, then
+        """From a key that opens an input (`r`, `/`) until that input has focus, every key is the
+        input's, never a review key. Textual hands each key to the body, then to this screen, then
         to the app, whose bindings run the action: the keys typed meanwhile pass here before the
-        editor exists, so buffering starts at the opening key itself, not in the action."""
+        input exists, so buffering starts at the opening key itself, not in the action."""
         if self._key_buffer is not None:
-            if self.focused is not self._editor:
+            if self.focused is not self._editor and self.focused is not self._search_bar:
                 self._key_buffer.append(event)
                 event.stop()
                 event.prevent_default()
             return
-        if not self.editing and event.key in self._opening_keys():
+        if not self.editing and not self.searching and event.key in self._opening_keys():
             self._key_buffer = []  # the binding still runs the action: this only starts the buffer
 
     def _opening_keys(self) -> frozenset[str]:
@@ -464,7 +483,7 @@ class ReviewScreen(PlanScreen):
             name
             for row in self.key_rows
             for key in row.bindings
-            if key.action == "refine"
+            if key.action in _OPENS_AN_INPUT
             for name in key.alternatives
         )
 
@@ -509,6 +528,96 @@ class ReviewScreen(PlanScreen):
             self._on_decided(decision)
         else:
             self.dismiss(decision)
+
+    # -- search (`/`) ------------------------------------------------------------------------
+    async def action_search(self) -> None:
+        if self.editing or self.empty:
+            self._key_buffer = None
+            return
+        from planview.tui.review.search import PlanSearch, SearchBar  # on first use: not at start-up
+
+        if self._search_bar is None:
+            if self._key_buffer is None:
+                self._key_buffer = []
+            self._search_bar = SearchBar(id="search")
+            await self.mount(self._search_bar, before=self.query_one("#hints"))
+        self._search = PlanSearch(self.body)
+        self._search_from = (self.body.top_line, 0)
+        bar = self._search_bar
+        bar.value = ""
+        bar.display = True
+        self.body.marks = self._search_marks
+        self._focus_with_keys(bar)
+        self._show_search_count()
+        self._update_rows()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input is not self._search_bar or self._search is None:
+            return
+        self._finish_loading()  # the whole plan parsed (not laid out): matches past its first screens
+        self._search.query = event.value
+        line, cell = self._search_from
+        self._go_to_match(*self._search.step(line, cell, 1, inclusive=True))
+
+    def on_search_bar_step(self, event: SearchBar.Step) -> None:
+        search = self._search
+        if search is None:
+            return
+        here = search.current
+        line, cell = (here.line, here.start) if here is not None else (self.body.top_line, 0)
+        self._go_to_match(*search.step(line, cell, event.delta))
+
+    def on_search_bar_leave(self) -> None:
+        if self._search_bar is not None:
+            self._search_bar.display = False
+        self._search = None
+        self.body.marks = None
+        self.body.refresh()
+        self.set_focus(self.body)
+        self._moved_on()  # the match count goes with the bar
+        self._update_rows()
+
+    def _go_to_match(self, match: Match | None, wrapped: bool) -> None:
+        search = self._search
+        if search is None:
+            return
+        search.current = match
+        if match is not None:
+            body = self.body
+            top, height = body.top_line, body.viewport_height
+            if not top <= match.line < top + height:
+                body.scroll_to_line(max(0, match.line - height // 3))
+            self.cursor = match.section
+            body.set_cursor(match.section)
+            self._cursor_top = body.top_line
+        self.body.refresh()
+        self._show_search_count(wrapped)
+        self._update_rows()
+
+    def _search_marks(self, line: int) -> list[tuple[int, int, Style]]:
+        search = self._search
+        if search is None:
+            return []
+        theme = self.body.render_theme
+        other = Style(bgcolor=theme.secondary, color=theme.foreground)
+        current = Style(bgcolor=theme.warning, color="#000000", bold=True)
+        return search.marks(line, other, current)
+
+    def _show_search_count(self, wrapped: bool = False) -> None:
+        search = self._search
+        if search is None or not search.query:
+            self._transient = False
+            self._set_notice("")
+            return
+        number, total, exact = search.count()
+        if not total or search.current is None:
+            text = f"No match for {search.query!r}."
+        else:
+            of = f"{total}" if exact else f"about {total}"
+            text = f"Match {number} of {of} for {search.query!r}" + (
+                " (from the other end)." if wrapped else "."
+            )
+        self._say(clean_text(text))
 
     # -- the browser review (`w`) -------------------------------------------------------------
     def action_web(self) -> None:
