@@ -164,6 +164,9 @@ _PROFILES: tuple[AgentProfile, ...] = (
         exit_plan_titles=("plan approval", "exit plan mode", "requesting plan approval"),
         # Gemini CLI keeps settings, OAuth credentials, history and its tmp/ chats in ~/.gemini.
         state=(StatePath("home", ".gemini"),),
+        tested=VersionRange(
+            "0.61.0", "0.61.0", "plan mode over ACP: reads, its own refusal of write_file reaching the model"
+        ),
     ),
     AgentProfile(
         name="claude",
@@ -232,6 +235,11 @@ _PROFILES: tuple[AgentProfile, ...] = (
             StatePath("cache", "opencode"),
             StatePath("config", "opencode"),
             StatePath("state", "opencode"),
+        ),
+        tested=VersionRange(
+            "1.18.33",
+            "1.18.33",
+            "plan agent over ACP: reads, its own refusal of its write tool reaching the model",
         ),
         listens=True,  # `opencode acp` drives its own HTTP server on loopback
     ),

@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CHECKED_AGAINST",
+    "CHECKED_WHAT",
     "MUTATING_TOOLS",
     "PlanVerdict",
     "claude_plans_dir",
@@ -34,6 +35,10 @@ __all__ = [
 ]
 
 CHECKED_AGAINST = "2.1.328"  # the Claude Code version the table in docs/CLAUDE_CODE.md was checked against
+CHECKED_WHAT = (  # what tests/realagents ran with that version (README's agent table says the same)
+    "hooks: plan-mode refusals, read-only git, plan on in default mode, ExitPlanMode -> tmux review -> "
+    "approve -> edit -> pin revoked naming the section"
+)
 
 READERS: Mapping[str, tuple[str, ...]] = {
     "Read": ("file_path",),

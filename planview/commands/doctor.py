@@ -12,7 +12,10 @@ import argparse
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from planview.agents.installed import FoundAgent
 
 
 @dataclass(frozen=True)
@@ -53,8 +56,38 @@ def bytecode_section() -> DoctorSection:
     return DoctorSection("bytecode", "Bytecode", tuple(lines), data)
 
 
+def _agent_line(agent: FoundAgent) -> str:
+    if agent.path is None:
+        return f"{agent.name}: not on PATH ({agent.program})"
+    version = agent.version or "version unknown (it printed none)"
+    if agent.tested is None:
+        verdict = "never run by planview's real-agent tests"
+    elif agent.in_range:
+        verdict = f"tested: {agent.tested}"
+    else:
+        verdict = f"outside the tested range {agent.tested}"
+    return f"{agent.name}: {version} at {agent.path}; {verdict}"
+
+
+def agents_section() -> DoctorSection:
+    from planview.agents.installed import found_agents, probe
+    from planview.agents.profiles import VersionRange
+    from planview.claude.tools import CHECKED_AGAINST, CHECKED_WHAT
+
+    # Claude Code itself (for `planview claude install`'s hooks), then every ACP agent profile.
+    hooks = probe(
+        "Claude Code (hooks)",
+        "claude",
+        ("--version",),
+        VersionRange(CHECKED_AGAINST, CHECKED_AGAINST, CHECKED_WHAT),
+    )
+    found = (hooks, *found_agents())
+    lines = tuple(_agent_line(agent) for agent in found)
+    return DoctorSection("agents", "Agents", lines, {"agents": [agent.as_json() for agent in found]})
+
+
 # The report's sections, in order. Add yours here (a function with no arguments).
-SECTIONS: tuple[Callable[[], DoctorSection], ...] = (sandbox_section, bytecode_section)
+SECTIONS: tuple[Callable[[], DoctorSection], ...] = (sandbox_section, agents_section, bytecode_section)
 
 
 def collect() -> list[DoctorSection]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,18 @@ def _ledger(project: Path) -> list[dict[str, Any]]:
     return [json.loads(line) for line in path.read_text().splitlines()] if path.exists() else []
 
 
+def _choose(tmux: claude_run.Tmux, prompt: str, key: str, timeout: float = 60) -> None:
+    """Answer one of Claude's dialogs; under load a key sent while it is still drawing is lost, so the
+    key is sent again until the dialog is gone."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        tmux.send("claude", key)
+        time.sleep(3)
+        if prompt not in tmux.capture("claude"):
+            return
+    raise AssertionError(f"Claude's dialog {prompt!r} stayed open:\n{tmux.capture('claude')}")
+
+
 def _approve_then_pin(project: Path, home: Path) -> dict[str, Any]:
     plan_edited = threading.Event()
 
@@ -71,17 +84,17 @@ def _approve_then_pin(project: Path, home: Path) -> dict[str, Any]:
         try:
             review = tmux.wait_window("plan review", timeout=90)
             screen = tmux.wait_text(review, "Add a greeting", timeout=60)
-            tmux.send(review, "a")
-            try:
-                server.wait_for(
-                    lambda: any(e.get("type") == "approved" for e in _ledger(project)), 30, "approval"
-                )
-            except AssertionError as exc:
-                raise AssertionError(f"{exc}\nreview:\n{tmux.capture(review)}") from None
+            deadline = time.monotonic() + 60
+            while not any(e.get("type") == "approved" for e in _ledger(project)):
+                # `a` approves; under load a key sent while the review is still starting is lost.
+                assert time.monotonic() < deadline, f"no approval recorded; review:\n{tmux.capture(review)}"
+                if any("plan review" in name for name in tmux.windows()):
+                    tmux.run("send-keys", "-t", review, "a", check=False)
+                time.sleep(3)
             # Claude Code 2.1.328 asks the person again with its own plan dialog: the PermissionRequest
             # hook that would answer it from planview's recorded approval is not consulted for ExitPlanMode.
             asked_again = tmux.wait_text("claude", "Would you like to proceed?", timeout=30)
-            tmux.send("claude", "2")
+            _choose(tmux, "Would you like to proceed?", "2")  # "Yes, manually approve edits"
             try:
                 server.wait_for(lambda: (project / "greeting.txt").exists(), 60, "the approved edit")
             except AssertionError as exc:

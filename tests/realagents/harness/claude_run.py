@@ -84,7 +84,7 @@ class Tmux:
         )
 
     def windows(self) -> list[str]:
-        return self.run("list-windows", "-a", "-F", "#{window_name}", check=False).stdout.split()
+        return self.run("list-windows", "-a", "-F", "#{window_name}", check=False).stdout.splitlines()
 
     def capture(self, target: str) -> str:
         return self.run("capture-pane", "-p", "-t", target, check=False).stdout
