@@ -82,14 +82,53 @@ def open_regular(path: Path | str, flags: int = os.O_RDONLY, mode: int = 0o644) 
     return fd
 
 
-def read_regular(path: Path | str, limit: int | None = None, what: str = "file") -> bytes:
-    """The bytes of a regular file (NotAFileError otherwise), at most `limit` of them.
+class OutsideError(PlanviewError):
+    """The file a reader opened lies outside the folders it may read (a link swapped in after the check)."""
+
+
+def opened_path(fd: int, path: Path | str) -> str | None:
+    """Where the file behind `fd` is, as the kernel names it (/proc/self/fd), or None when that cannot
+    be told (deleted since). Without /proc: the resolved `path`, if it is still that same file."""
+    try:
+        where = os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:
+        where = None
+    if where is not None:
+        return None if where.endswith(" (deleted)") or not where.startswith("/") else where
+    real = os.path.realpath(path)
+    try:
+        named, opened = os.stat(real), os.fstat(fd)
+    except OSError:
+        return None
+    return real if (named.st_dev, named.st_ino) == (opened.st_dev, opened.st_ino) else None
+
+
+def open_regular_within(path: Path | str, roots: tuple[Path, ...]) -> int:
+    """`open_regular`, then a check of what was opened: the descriptor's own path must lie in one of
+    `roots` (resolved folders). A link swapped between a reader's check and its open can make the
+    open follow it out; the file it then holds is refused (OutsideError), never read."""
+    fd = open_regular(path)
+    where = opened_path(fd, path)
+    if where is None or not any(Path(where).is_relative_to(root) for root in roots):
+        os.close(fd)
+        raise OutsideError(
+            f"{path} led outside the folders it may be read from while it was opened (a link changed); "
+            "plan mode reads only the project: read it again, or read the file the link names"
+        )
+    return fd
+
+
+def read_regular(
+    path: Path | str, limit: int | None = None, what: str = "file", roots: tuple[Path, ...] | None = None
+) -> bytes:
+    """The bytes of a regular file (NotAFileError otherwise), at most `limit` of them; with `roots`,
+    only a file that lies inside them once opened (OutsideError otherwise).
 
     Over the limit raises TooLargeError naming the cap; OSError (missing, permissions) goes
     through for the caller to word.
     """
     try:
-        fd = open_regular(path)
+        fd = open_regular(path) if roots is None else open_regular_within(path, roots)
     except IsADirectoryError:
         raise not_a_file(path, stat.S_IFDIR) from None
     try:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from acp import RequestError
 
-from planview.fileguard import NotAFileError, TooLargeError, open_regular, read_regular
+from planview.fileguard import NotAFileError, OutsideError, TooLargeError, open_regular_within, read_regular
 
 PLAN_READ_CAP = 1_000_000  # bytes of a plan file an agent names outside the project
 READ_CAP = 16 * 1024 * 1024  # bytes of one fs/read_text_file answer
@@ -28,7 +28,12 @@ def inside(project_root: Path, raw: str) -> Path:
     path = Path(raw)
     if not path.is_absolute():
         path = project_root / path
-    real = Path(os.path.realpath(path))
+    try:
+        real = Path(os.path.realpath(path))
+    except (OSError, ValueError) as exc:  # a link that changed while it was resolved; a NUL byte
+        raise RequestError(
+            CANNOT_READ, f"cannot resolve {raw}: {getattr(exc, 'strerror', None) or exc}"
+        ) from None
     if not real.is_relative_to(Path(os.path.realpath(project_root))):
         raise RequestError(
             NOT_INSIDE,
@@ -37,13 +42,22 @@ def inside(project_root: Path, raw: str) -> Path:
     return real
 
 
-async def read_lines(target: Path, shown: str, line: int | None, limit: int | None) -> str:
+async def read_lines(
+    target: Path, shown: str, line: int | None, limit: int | None, project_root: Path
+) -> str:
     """fs/read_text_file: the file's text, or `limit` lines from 1-based `line`.
 
     Only a regular file is opened (without blocking: a FIFO in the project would hold the thread
-    forever), and at most READ_CAP bytes come back, since the answer is one JSON-RPC message."""
+    forever), only one that lies in the project once opened (`inside` resolved the path first, but a
+    link swapped in meanwhile would lead the open out), and at most READ_CAP bytes come back, since
+    the answer is one JSON-RPC message."""
+    roots = (Path(os.path.realpath(project_root)),)
     try:
-        return await asyncio.to_thread(_read_text, target, line, limit)
+        return await asyncio.to_thread(_read_text, target, line, limit, roots)
+    except OutsideError:
+        raise RequestError(
+            NOT_INSIDE, f"{shown} led outside the project while it was opened (a link changed); read it again"
+        ) from None
     except NotAFileError:
         raise RequestError(CANNOT_READ, f"cannot read {shown}: it is not a regular file") from None
     except TooLargeError:
@@ -55,13 +69,13 @@ async def read_lines(target: Path, shown: str, line: int | None, limit: int | No
         raise RequestError(CANNOT_READ, f"cannot read {shown}: {exc.strerror or exc}") from None
 
 
-def _read_text(target: Path, line: int | None, limit: int | None) -> str:
+def _read_text(target: Path, line: int | None, limit: int | None, roots: tuple[Path, ...]) -> str:
     if line is None and limit is None:
-        return read_regular(target, READ_CAP, "file").decode("utf-8", errors="replace")
+        return read_regular(target, READ_CAP, "file", roots).decode("utf-8", errors="replace")
     start = max((line or 1) - 1, 0)
     chunks: list[bytes] = []
     size = 0
-    with os.fdopen(open_regular(target), "rb") as handle:
+    with os.fdopen(open_regular_within(target, roots), "rb") as handle:
         for number, raw in enumerate(handle):
             if number < start:
                 continue

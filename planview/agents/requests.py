@@ -389,7 +389,9 @@ class AgentRequests(SessionBase):
     # ------------------------------------------------------------------ files and terminals
 
     async def on_read(self, path: str, line: int | None, limit: int | None) -> str:
-        return await files.read_lines(files.inside(self.project_root, path), path, line, limit)
+        return await files.read_lines(
+            files.inside(self.project_root, path), path, line, limit, self.project_root
+        )
 
     async def on_write(self, path: str, content: str) -> None:
         self._writes += 1

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from planview.fileguard import NotAFileError, open_regular
+from planview.fileguard import NotAFileError, OutsideError, open_regular, open_regular_within
 from planview.gate.read_scope import inside, read_roots, refusal
 from planview.session.tools.base import (
     ToolContext,
@@ -61,10 +61,13 @@ _LINE_BYTES = 4 * LINE_CAP + 4
 _SKIP_BYTES = 1 << 16
 
 
-def _read_lines(path: Path, root: Path, offset: int, limit: int) -> tuple[list[str], int]:
+def _read_lines(
+    path: Path, root: Path, offset: int, limit: int, roots: tuple[Path, ...] | None = None
+) -> tuple[list[str], int]:
     """Lines offset..offset+limit-1 (numbered like grep: split at "\n") and the file's line count,
     without holding the whole file: a model may well ask for page 1 of a multi-gigabyte log, or of a
-    bundle that is one 100 MB line (which used to be held whole, twice)."""
+    bundle that is one 100 MB line (which used to be held whole, twice). With `roots` (plan mode),
+    the file opened must lie in them: a link swapped in after the check is refused, not read."""
     if not path.exists():
         raise ToolError(f"{display(root, path)} does not exist; use ls or find to locate the file")
     if path.is_dir():
@@ -73,9 +76,14 @@ def _read_lines(path: Path, root: Path, offset: int, limit: int) -> tuple[list[s
     if not path.is_file():  # a FIFO or a device would block or never end; not even opened
         raise ToolError(not_regular)
     try:
-        fd = open_regular(path)  # one swapped in after the check still never blocks
+        # one swapped in after the check still never blocks, and never reads outside `roots`
+        fd = open_regular(path) if roots is None else open_regular_within(path, roots)
     except NotAFileError:
         raise ToolError(not_regular) from None
+    except OutsideError as exc:
+        raise ToolError(str(exc)) from None
+    except FileNotFoundError:
+        raise ToolError(f"{display(root, path)} does not exist; use ls or find to locate the file") from None
     chunk: list[str] = []
     total = 0
     with os.fdopen(fd, "rb") as fh:
@@ -119,7 +127,9 @@ async def read(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
     limit = int(args.get("limit") or READ_LIMIT)
     if offset < 1 or limit < 1:
         raise ToolError("`offset` and `limit` start at 1")
-    chunk, total = await asyncio.to_thread(_read_lines, path, ctx.project_root, offset, limit)
+    chunk, total = await asyncio.to_thread(
+        _read_lines, path, ctx.project_root, offset, limit, _read_roots(ctx)
+    )
     if not total:
         return ToolResult(f"{display(ctx.project_root, path)} is empty")
     if offset > total:
