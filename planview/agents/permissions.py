@@ -216,4 +216,22 @@ def gate_call(
             if refusal(path, root) is not None:
                 return ToolCall("read", {"path": path})
         return ToolCall(kind, {}, annotations={"readOnlyHint": True}, builtin=False)
+    # Any other kind (opencode asks `external_directory` as kind "other"): a path it names outside the
+    # project gets the readers' rule and its sentence ("outside the project"), like a read would.
+    from planview.gate.read_scope import refusal
+
+    for path in target_paths(raw_input, locations):
+        if refusal(path, root) is not None:
+            return ToolCall("read", {"path": path})
     return ToolCall(kind or "other", {"title": title}, builtin=False)
+
+
+def unknown_kind_refusal(kind: str | None, title: str, agent: str, plans: str) -> str:
+    """The refusal for a permission planview cannot tell is read-only, in the agent's terms: what it
+    asked (its title and ACP kind), and what it can do instead while planning."""
+    asked = f'"{title}"' if title else "a tool call"
+    return (
+        f'{agent} asked for {asked} (permission kind "{kind or "none"}"), which planview cannot tell is '
+        f"read-only, so it is refused in plan mode; read the project's files with your read and search "
+        f"tools, write the plan as a Markdown file in {plans}, and ask for this again after the plan is approved"
+    )

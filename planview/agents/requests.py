@@ -243,7 +243,11 @@ class AgentRequests(SessionBase):
             decision = self._gate(state)
             if decision.allowed:
                 return self._answer(options, perm.ALLOW_KINDS)
-            return self._refuse(state, options, self._plan_refusal(decision.reason))
+            reason = decision.reason
+            if not decision.call.builtin and decision.call.name == (state.kind or "other"):
+                plans = self.relative(self.store.plans_dir)
+                reason = perm.unknown_kind_refusal(state.kind, state.title, self.profile.short_name, plans)
+            return self._refuse(state, options, self._plan_refusal(reason))
         if perm.is_exit_plan(state.kind, state.title, self.profile.exit_plan_titles):
             return self._answer(options, perm.ALLOW_KINDS)  # already executing: nothing to review
         with contextlib.suppress(PlanviewError):
@@ -418,7 +422,16 @@ class AgentRequests(SessionBase):
             raise RequestError(-32000, pinned)
         from planview.atomic import atomic_write
 
-        await asyncio.to_thread(atomic_write, target, content)
+        # planview performs the agent's write itself, so the transcript shows it like any tool row.
+        self._emit(ToolStarted(call_id, "write", {"path": rel}, f"write {rel}"))
+        try:
+            await asyncio.to_thread(atomic_write, target, content)
+        except OSError as exc:
+            failed = f"{rel} was not written: {exc.strerror or exc}"
+            self._emit(ToolFinished(call_id, "write", failed, False, None, True))
+            raise
+        size = len(content.encode("utf-8"))
+        self._emit(ToolFinished(call_id, "write", f"wrote {rel} ({size:,} bytes)", False, None, False))
 
     def _write_row(self, call_id: str, rel: str, reason: str) -> None:
         self._emit(ToolStarted(call_id, "write", {"path": rel}, f"write {rel}"))

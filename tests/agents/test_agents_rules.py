@@ -247,3 +247,22 @@ def test_an_execute_request_with_a_cwd_env_or_background_flag_is_refused(raw: di
 def test_an_execute_request_without_extras_is_still_judged_by_its_command() -> None:
     assert gate("execute", {"command": "git status", "description": "show status", "timeout": 5000})
     assert gate("execute", {"command": "git status", "run_in_background": False, "env": {}})
+
+
+def test_a_permission_of_another_kind_naming_a_folder_outside_is_refused_as_a_read(tmp_path: Path) -> None:
+    """opencode 1.18 asks `external_directory` (kind "other") to reach a folder outside the project;
+    planview answered '"other" is not known to be read-only'. A path outside now gets the readers' rule."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    plans = root / ".planview" / "plans"
+    policy = GatePolicy(plans_dir=plans, project_root=root)
+    raw = {"filepath": "/etc/hosts", "parentDir": "/etc"}
+    decision = decide(perm.gate_call("other", "external_directory", raw, [], plans, root), "plan", policy)
+    assert not decision.allowed and "outside the project" in decision.reason
+    assert '"other"' not in decision.reason
+
+
+def test_an_unknown_kind_is_refused_in_the_agents_terms() -> None:
+    text = perm.unknown_kind_refusal("other", "todo sync", "opencode", ".planview/plans")
+    assert '"todo sync"' in text and 'kind "other"' in text and ".planview/plans" in text
+    assert "exit_plan_mode" not in text and "readOnlyHint" not in text

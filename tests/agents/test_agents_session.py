@@ -151,6 +151,11 @@ async def test_switch_mode_with_a_plan_opens_review_records_approval_and_allows(
     assert rec.ended.reason == "done"
     # the execute-mode edit was put to the user (inline confirmation), as planview's gate asks
     assert ui.confirms and "Write done.txt" in ui.confirms[0][1]
+    # planview performed the fs/write_text_file itself: the transcript has its row (issue 24)
+    rows = [e for e in rec.of(ev.ToolFinished) if e.name == "write"]
+    assert [r.result for r in rows] == ["wrote done.txt (6 bytes)"] and not rows[0].refused
+    started = [e for e in rec.of(ev.ToolStarted) if e.call_id == rows[0].call_id]
+    assert len(started) == 1
 
 
 async def test_refine_sends_the_feedback_back_and_rejects_the_exit(project: Path, agent_log: Any) -> None:
