@@ -249,8 +249,9 @@ def _dispatch(argv: list[str] | None) -> int:
         # Typed errors carry a message that says what to do; never a traceback. The commands it
         # names are spelled the way this planview runs (`.venv/bin/planview` is often not on PATH).
         from planview.invocation import spelled_as_run
+        from planview.textsafe import say
 
-        print(f"planview: {spelled_as_run(str(exc))}", file=sys.stderr)
+        say(f"planview: {spelled_as_run(str(exc))}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         raise
@@ -258,7 +259,8 @@ def _dispatch(argv: list[str] | None) -> int:
         # A file operation no typed error anticipated (a full disk, a read-only home): say what
         # failed and what to do, in one line.
         from planview.fileguard import explain
+        from planview.textsafe import say
 
         where = exc.filename if exc.filename is not None else "a file"
-        print(f"planview: {explain(exc, f'use {where}')}", file=sys.stderr)
+        say(f"planview: {explain(exc, f'use {where}')}", file=sys.stderr)
         return 2

@@ -6,6 +6,11 @@ become spaces, carriage returns go (a bare CR would let text overwrite what is a
 Bidirectional overrides and isolates go too: they can make a reviewer read text in a different
 order than the one that was approved. Line count is never changed, so line numbers still match.
 
+`say` is planview's one way to put text on a terminal (stdout or stderr): print() with every part
+through the sanitiser, and writing that survives a terminal whose encoding cannot show a character
+(`LC_ALL=C`, `PYTHONUTF8=0`: it is written escaped instead of raising UnicodeEncodeError). A test
+walks planview/ and fails on any other print or stdout/stderr write.
+
 `json_for_terminal` is the JSON side of the same rule: `--json` output keeps every character of
 the data, but writes C0, DEL, C1, bidi controls and line separators as \\uXXXX escapes, so a
 consumer that prints a field (or a terminal showing the raw output) cannot be driven either.
@@ -21,7 +26,7 @@ TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up
 if TYPE_CHECKING:
     from typing import Any
 
-__all__ = ["json_for_terminal", "sanitize_for_terminal"]
+__all__ = ["json_for_terminal", "sanitize_for_terminal", "say"]
 
 
 # Their character classes reach past U+2000, which takes re about a millisecond to compile; most
@@ -84,3 +89,57 @@ def json_for_terminal(value: Any, **options: Any) -> str:
     if unsafe.search(text) is None:
         return text
     return unsafe.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+
+
+def _escaped_for(text: str, encoding: str) -> str:
+    """`text` with each character `encoding` cannot carry written as a JSON-style \\uXXXX escape
+    (valid inside a --json string too; a character past U+FFFF as its surrogate pair)."""
+    out = []
+    for char in text:
+        try:
+            char.encode(encoding)
+            out.append(char)
+        except UnicodeEncodeError:
+            code = ord(char)
+            if code > 0xFFFF:
+                code -= 0x10000
+                out.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+            else:
+                out.append(f"\\u{code:04x}")
+    return "".join(out)
+
+
+def say(
+    *parts: object,
+    file: Any = None,
+    sep: str = " ",
+    end: str = "\n",
+    flush: bool = False,
+    colors: tuple[str, ...] = (),
+) -> None:
+    """print() for a terminal: the parts joined, sanitised, written; a character the stream's encoding
+    cannot carry is written as a \\uXXXX escape (a C locale) instead of crashing the command.
+
+    `colors`: SGR sequences planview itself put around already-sanitised text (`planview diff`'s
+    marks); exactly those survive, anything else that drives the terminal is still removed."""
+    import sys
+
+    stream = sys.stdout if file is None else file
+    text = sep.join(str(part) for part in parts)
+    if colors:
+        # Each allowed sequence becomes a private-use placeholder the sanitiser leaves alone.
+        marks = {code: chr(0xF8F0 + n) for n, code in enumerate(dict.fromkeys(colors))}
+        for code, mark in marks.items():
+            text = text.replace(code, mark)
+        text = sanitize_for_terminal(text)
+        for code, mark in marks.items():
+            text = text.replace(mark, code)
+    else:
+        text = sanitize_for_terminal(text)
+    text += end
+    try:
+        stream.write(text)
+    except UnicodeEncodeError:
+        stream.write(_escaped_for(text, getattr(stream, "encoding", None) or "ascii"))
+    if flush:
+        stream.flush()

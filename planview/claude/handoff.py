@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Literal
 
 from planview.errors import PlanviewError
+from planview.textsafe import say
 
 __all__ = [
     "CHANNEL",
@@ -142,7 +143,7 @@ def browser_reviewer(plan: Path, shown_sha256: str, seconds: float) -> ReviewOut
     url_file = ClaudeState(plan.parent.parent).new_review_url()
 
     def announce(url: str) -> None:
-        print(f"planview: review the plan at {url}", file=sys.stderr, flush=True)
+        say(f"planview: review the plan at {url}", file=sys.stderr, flush=True)
         try:
             url_file.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             atomic_write(url_file, url + "\n", mode=0o600)

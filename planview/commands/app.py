@@ -10,6 +10,8 @@ import argparse
 import os
 from pathlib import Path
 
+from planview.textsafe import say
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: start-up stays short
 if TYPE_CHECKING:
     pass
@@ -137,5 +139,5 @@ def run_demo(args: argparse.Namespace) -> int:
         app.run()
     finally:
         collector.resume()
-    print(guide.closing(root, command))
+    say(guide.closing(root, command))
     return 0

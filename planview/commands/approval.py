@@ -6,6 +6,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from planview.textsafe import say
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: start-up stays short
 if TYPE_CHECKING:
     from typing import Any
@@ -102,29 +104,29 @@ def print_signed(signed: Any) -> None:
     """The lines a signed approval adds: who signed, on which base, and where the record went."""
     payload = signed.record.payload
     if signed.warning:
-        print(f"planview: {_for_terminal(signed.warning)}", file=sys.stderr)
+        say(f"planview: {_for_terminal(signed.warning)}", file=sys.stderr)
     if not signed.new:
-        print("planview: already signed (the same record is in the notes); no new signature", file=sys.stderr)
-    print(_for_terminal(f"signed:{payload.principal}"))
-    print(f"base:{payload.base}")
-    print(_for_terminal(f"scope:{','.join(payload.scope)}"))
-    print(f"notes:refs/notes/planview/approvals (share: {_planview()} sync)")
+        say("planview: already signed (the same record is in the notes); no new signature", file=sys.stderr)
+    say(_for_terminal(f"signed:{payload.principal}"))
+    say(f"base:{payload.base}")
+    say(_for_terminal(f"scope:{','.join(payload.scope)}"))
+    say(f"notes:refs/notes/planview/approvals (share: {_planview()} sync)")
 
 
 def print_approval(record: Any, *, new: bool) -> None:
     """The lines `planview approve` prints (and `planview review` after `a`): artifact first, then key:value."""
     if not new:
-        print(
+        say(
             f"planview: already approved (seq {record.seq} by {record.approver}); no new event recorded",
             file=sys.stderr,
         )
-    print(record.artifact)
-    print(f"sha256:{record.file_sha256}")
-    print(f"bytes:{record.bytes}")
-    print(f"canonical:{record.canonical_sha256}")
-    print(f"approver:{record.approver}")
-    print(f"channel:{record.channel}")
-    print(f"seq:{record.seq}")
+    say(record.artifact)
+    say(f"sha256:{record.file_sha256}")
+    say(f"bytes:{record.bytes}")
+    say(f"canonical:{record.canonical_sha256}")
+    say(f"approver:{record.approver}")
+    say(f"channel:{record.channel}")
+    say(f"seq:{record.seq}")
 
 
 def approval_json(record: Any) -> dict[str, Any]:
@@ -161,7 +163,7 @@ def run_status(args: argparse.Namespace) -> int:
         from planview.textsafe import json_for_terminal
 
         record = status.record
-        print(
+        say(
             json_for_terminal(
                 {
                     "plan": status.plan,
@@ -194,7 +196,7 @@ def run_status(args: argparse.Namespace) -> int:
         lines.append(f"  approve it again: {_planview()} approve {_quote(store.relative(path))}")
     else:
         lines.append(f"  approve it: {_planview()} approve {_quote(store.relative(path))}")
-    print(_for_terminal("\n".join(lines)))
+    say(_for_terminal("\n".join(lines)))
     return status.exit_code
 
 
@@ -226,9 +228,9 @@ def run_audit(args: argparse.Namespace) -> int:
     if args.repair:
         done = approvals.ledger.repair()
         if done.backup is None:
-            print("planview: nothing to repair: the ledger has no torn last line", file=sys.stderr)
+            say("planview: nothing to repair: the ledger has no torn last line", file=sys.stderr)
         else:
-            print(
+            say(
                 f"planview: removed the torn line {done.line} ({done.removed} bytes); the ledger as it was is "
                 f"kept in {done.backup}",
                 file=sys.stderr,
@@ -237,19 +239,19 @@ def run_audit(args: argparse.Namespace) -> int:
     if args.json:
         from planview.textsafe import json_for_terminal
 
-        print(json_for_terminal(report.to_dict(), sort_keys=True))
+        say(json_for_terminal(report.to_dict(), sort_keys=True))
     else:
         from planview.invocation import spelled_as_run
 
-        print(spelled_as_run(_for_terminal(report.render())))
+        say(spelled_as_run(_for_terminal(report.render())))
     problem = report.verification.problem
     if not report.verification.ok and problem is not None:
-        print(
+        say(
             f"planview: ledger tampered or damaged at line {problem.line} (seq {problem.seq}): {problem.message}",
             file=sys.stderr,
         )
         if problem.torn:
-            print(
+            say(
                 f"planview: to remove the torn line (a backup of the ledger is kept): {_planview()} audit --repair",
                 file=sys.stderr,
             )

@@ -9,6 +9,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+from planview.textsafe import say
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 
 if TYPE_CHECKING:
@@ -52,7 +54,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _usage(parser: argparse.ArgumentParser) -> int:
     parser.print_usage(sys.stderr)
-    print("planview claude: choose an action, e.g. planview claude install", file=sys.stderr)
+    say("planview claude: choose an action, e.g. planview claude install", file=sys.stderr)
     return 2
 
 
@@ -71,14 +73,14 @@ def run_install(args: argparse.Namespace) -> int:
 
     path = settings_path(_scope(args), _root())  # type: ignore[arg-type]
     change = install(path, hook_command())
-    print(f"planview: installed in {path}: " + ", ".join(change.added))
-    print(f"  hook command: {change.command}")
+    say(f"planview: installed in {path}: " + ", ".join(change.added))
+    say(f"  hook command: {change.command}")
     from planview.invocation import spelled_as_run
 
     uninstall = (
         "`planview claude uninstall" + {"user": " --user", "local": " --local"}.get(_scope(args), "") + "`"
     )
-    print(
+    say(
         spelled_as_run(
             f"  Claude Code asks you to review new hooks (/hooks) before they run; remove them with {uninstall}"
         )
@@ -92,9 +94,9 @@ def run_uninstall(args: argparse.Namespace) -> int:
     path = settings_path(_scope(args), _root())  # type: ignore[arg-type]
     change = uninstall(path)
     if not change.removed:
-        print(f"planview: no planview hooks in {path}; nothing changed")
+        say(f"planview: no planview hooks in {path}; nothing changed")
         return 0
-    print(f"planview: removed planview's {', '.join(change.removed)} hooks from {path}")
+    say(f"planview: removed planview's {', '.join(change.removed)} hooks from {path}")
     return 0
 
 
@@ -111,22 +113,22 @@ def run_status(args: argparse.Namespace) -> int:
         try:
             command = installed_command(path)
         except ClaudeSettingsError as exc:  # Claude Code cannot read it either: say so, not "not installed"
-            print(sanitize_for_terminal(f"{scope:8} {path}: unreadable: {exc}"))
+            say(sanitize_for_terminal(f"{scope:8} {path}: unreadable: {exc}"))
             continue
         found = found or command is not None
-        print(f"{scope:8} {path}: " + (f"installed ({command})" if command else "not installed"))
+        say(f"{scope:8} {path}: " + (f"installed ({command})" if command else "not installed"))
     state = ClaudeState(planview_home())
     switch = (
         "on (every session plans until approved)"
         if state.project_plan_mode()
         else "off (Claude's own plan mode is gated)"
     )
-    print(f"plan mode: {switch}")
+    say(f"plan mode: {switch}")
     for url in state.waiting_reviews():
-        print(sanitize_for_terminal(f"a plan is waiting for review: {url} (the link works once)"))
+        say(sanitize_for_terminal(f"a plan is waiting for review: {url} (the link works once)"))
     for session_id, session in state.sessions():
         pin = f", pinned to approval seq {session.pin.seq} of {session.pin.plan}" if session.pin else ""
-        print(sanitize_for_terminal(f"  session {session_id}: {session.mode or 'follows Claude'}{pin}"))
+        say(sanitize_for_terminal(f"  session {session_id}: {session.mode or 'follows Claude'}{pin}"))
     return 0 if found else 1
 
 
@@ -139,16 +141,14 @@ def run_plan(args: argparse.Namespace) -> int:
     on = args.switch == "on"
     if args.session is None:
         state.set_project_plan_mode(on)
-        print(f"planview: plan mode for Claude Code in this project is {args.switch}")
+        say(f"planview: plan mode for Claude Code in this project is {args.switch}")
         return 0
     if not is_session_id(args.session):
-        print("planview: --session takes Claude's session_id (letters, digits, . _ -)", file=sys.stderr)
+        say("planview: --session takes Claude's session_id (letters, digits, . _ -)", file=sys.stderr)
         return 2
     session = state.session(args.session)
     state.save(args.session, session._replace(mode="plan" if on else "", pin=None if on else session.pin))
-    print(
-        f"planview: Claude session {args.session} is {'planning (read-only)' if on else 'following Claude'}"
-    )
+    say(f"planview: Claude session {args.session} is {'planning (read-only)' if on else 'following Claude'}")
     return 0
 
 
@@ -160,10 +160,12 @@ def _hook(timeout: float | None) -> int:
     result = run(raw, timeout if timeout is not None else DEFAULT_TIMEOUT)
     try:
         if result.stdout:
-            sys.stdout.write(result.stdout + "\n")
+            # The hook's answer: JSON for Claude Code to parse (json.dumps escapes every control
+            # character), a protocol channel rather than text for a terminal; written exactly.
+            sys.stdout.write(result.stdout + "\n")  # textsafe: protocol
             sys.stdout.flush()
         if result.stderr:
-            sys.stderr.write(result.stderr + "\n")
+            say(result.stderr, file=sys.stderr)
             sys.stderr.flush()
     except (BrokenPipeError, OSError):
         pass  # Claude Code stopped listening; the exit code still carries a deny

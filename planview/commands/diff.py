@@ -16,7 +16,7 @@ import argparse
 import sys
 
 from planview.errors import PlanviewError
-from planview.textsafe import json_for_terminal, sanitize_for_terminal
+from planview.textsafe import json_for_terminal, sanitize_for_terminal, say
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ def run_diff(args: argparse.Namespace) -> int:
             done = f"rebuilt it from the {len(history.revisions)} intact revision(s)"
         except OSError as exc:
             done = f"could not rebuild it ({exc.strerror or exc}); check that the folder is writable"
-        print(f"planview: warning: {sanitize_for_terminal(history.damage)}; {done}", file=sys.stderr)
+        say(f"planview: warning: {sanitize_for_terminal(history.damage)}; {done}", file=sys.stderr)
     count = len(history.revisions)
     if count == 0:
         raise DiffInputError(
@@ -82,7 +82,7 @@ def run_diff(args: argparse.Namespace) -> int:
     sections = section_words(before, text)
     changed = bool(sections)
     if args.json:
-        print(
+        say(
             json_for_terminal(
                 {
                     "plan": str(path),
@@ -100,13 +100,13 @@ def run_diff(args: argparse.Namespace) -> int:
         return 1 if changed else 0
     when = f", reviewed {revision.at}" if revision.at else ""
     if not changed:
-        print(f"no change: {shown} is as revision {number} of {count}{when} showed it")
+        say(f"no change: {shown} is as revision {number} of {count}{when} showed it")
         return 0
-    print(f"{shown} against revision {number} of {count}{when}: {len(sections)} section(s) changed")
+    say(f"{shown} against revision {number} of {count}{when}: {len(sections)} section(s) changed")
     color = _is_tty(sys.stdout)
     for section in sections:
-        print()
-        print(render_section(section, color=color))
+        say()
+        say(render_section(section, color=color), colors=_SGR)
     return 1
 
 
@@ -120,6 +120,7 @@ def _section_json(section: SectionWords) -> dict[str, object]:
 
 
 _MARKS = {"delete": ("[-", "-]", "\x1b[31;9m"), "insert": ("{+", "+}", "\x1b[32;4m")}
+_SGR = ("\x1b[31;9m", "\x1b[32;4m", "\x1b[0m")  # the only sequences `say` lets through here
 
 
 def render_section(section: SectionWords, *, color: bool) -> str:

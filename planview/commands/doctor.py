@@ -9,13 +9,14 @@ sections still print.
 from __future__ import annotations
 
 import argparse
-import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from planview.agents.installed import FoundAgent
+
+from planview.textsafe import say
 
 
 @dataclass(frozen=True)
@@ -121,9 +122,9 @@ def run(args: argparse.Namespace) -> int:
         from planview.textsafe import json_for_terminal
 
         payload = {section.key: section.data for section in sections}
-        sys.stdout.write(json_for_terminal(payload, indent=2) + "\n")
+        say(json_for_terminal(payload, indent=2))
     else:
-        sys.stdout.write(render(sections))
+        say(render(sections), end="")
     return 0
 
 

@@ -11,6 +11,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from planview.textsafe import say
+
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:
     from typing import BinaryIO
@@ -64,7 +66,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _missing_action(parser: argparse.ArgumentParser) -> int:
     parser.print_usage(sys.stderr)
-    print(
+    say(
         "planview gate: choose an action, e.g. planview gate check --mode plan < calls.jsonl", file=sys.stderr
     )
     return 2

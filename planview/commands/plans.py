@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from planview.plan.errors import PlanPathError
+from planview.textsafe import say
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -46,7 +47,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def _emit(lines: list[str]) -> int:
     """Print to stdout (a reader that stops early is handled once, in planview.cli)."""
-    sys.stdout.write("".join(line + "\n" for line in lines))
+    say("".join(line + "\n" for line in lines), end="")
     return 0
 
 
@@ -98,7 +99,7 @@ def run_plans(args: argparse.Namespace) -> int:
         ]
         return _emit([_json(rows)])
     if not infos:
-        print(f"no plans yet in {_printable(label)}", file=sys.stderr)
+        say(f"no plans yet in {_printable(label)}", file=sys.stderr)
         return 0
     files = [_printable(shown[info.path]) for info in infos]
     titles = [_printable(info.title) for info in infos]
@@ -145,10 +146,10 @@ def run_steps(args: argparse.Namespace) -> int:
         ]
         return _emit([_json(rows)])
     if not found.steps:
-        print(f"no steps in {_printable(args.path)}: it has no Steps section and no list", file=sys.stderr)
+        say(f"no steps in {_printable(args.path)}: it has no Steps section and no list", file=sys.stderr)
         return 0
     if found.source == "shallowest_list":
-        print("(no Steps section: showing the document's shallowest list)", file=sys.stderr)
+        say("(no Steps section: showing the document's shallowest list)", file=sys.stderr)
     return _emit(
         [f"[{_STATUS_BOX[step.status]}] {step.index}. {_printable(step.display)}" for step in found.steps]
     )

@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 
 from planview.errors import PlanviewError
-from planview.textsafe import json_for_terminal
+from planview.textsafe import json_for_terminal, say
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: start-up stays short
 if TYPE_CHECKING:
@@ -178,14 +178,14 @@ def run_web_review(args: argparse.Namespace, path: Path, home: Path | None) -> i
     from planview.web.review import serve_review
 
     def show_url(url: str) -> None:
-        print(url, flush=True)  # the first stdout line, before the browser starts
+        say(url, flush=True)  # the first stdout line, before the browser starts
         if _is_tty(sys.stderr):  # a person is watching (a script reads stdout): say what happens now
             how = (
                 "open it in your browser"
                 if args.no_open
                 else "it opens in your browser (else open it yourself)"
             )
-            print(
+            say(
                 f"planview: the review page is at the URL above (it works once); {how}. This ends when the page approves, "
                 "saves its comments or goes Back; Ctrl+C ends it with nothing decided.",
                 file=sys.stderr,
@@ -199,20 +199,20 @@ def run_web_review(args: argparse.Namespace, path: Path, home: Path | None) -> i
             )
         )
     except KeyboardInterrupt:
-        print("planview: browser review interrupted; nothing was decided", file=sys.stderr)
+        say("planview: browser review interrupted; nothing was decided", file=sys.stderr)
         return 1
     if args.json:
-        print(json_for_terminal(decision.to_json()))
+        say(json_for_terminal(decision.to_json()))
     elif decision.outcome == "approved":
         record = decision.record
-        print(f"approved: {path}")
+        say(f"approved: {path}")
         if record is not None:
-            print(f"artifact: {record.artifact}")
-        print(f"sha256: {decision.canonical_sha256}")
+            say(f"artifact: {record.artifact}")
+        say(f"sha256: {decision.canonical_sha256}")
     elif decision.outcome == "saved":
-        print(f"saved {len(decision.comments)} comment(s) into {path}")
+        say(f"saved {len(decision.comments)} comment(s) into {path}")
     else:
-        print(f"closed: {decision.reason or 'no decision'}")
+        say(f"closed: {decision.reason or 'no decision'}")
     return 0 if decision.outcome == "approved" else 1
 
 
@@ -245,16 +245,16 @@ def run_review(args: argparse.Namespace) -> int:
             from planview.commands.approval import approval_json
 
             data["approval"] = approval_json(outcome.record)
-        print(json_for_terminal(data))
+        say(json_for_terminal(data))
     elif outcome is not None and outcome.record is not None:
         from planview.commands.approval import print_approval
 
         print_approval(outcome.record, new=outcome.new)
     elif isinstance(decision, Refine):
-        print(f"refine: {_shown(str(path))} was not approved; feedback for the plan's author:")
-        print(_for_terminal(decision.text))
+        say(f"refine: {_shown(str(path))} was not approved; feedback for the plan's author:")
+        say(_for_terminal(decision.text))
     else:
-        print(f"keep: {_shown(str(path))} was not approved; nothing recorded")
+        say(f"keep: {_shown(str(path))} was not approved; nothing recorded")
     return 0 if isinstance(decision, Approved) else 1
 
 

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from planview.errors import PlanviewError
+from planview.textsafe import say
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: start-up stays short
 if TYPE_CHECKING:
@@ -90,7 +91,7 @@ def run_command(args: argparse.Namespace) -> int:
     notice = session.resume_notice
     if spec.resume is not None:
         if session.file_notice:  # the session file's torn last line was left out
-            print(f"planview: {session.file_notice}", file=sys.stderr)
+            say(f"planview: {session.file_notice}", file=sys.stderr)
         if not task and notice is None and session.mode == "plan" and session.plan_path is not None:
             if not session.approvals.is_current(session.plan_path):
                 rel = session.relative(session.plan_path)

@@ -7,6 +7,8 @@ import argparse
 import sys
 from pathlib import Path
 
+from planview.textsafe import say
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -77,7 +79,7 @@ def _say(text: str, *, err: bool = False) -> None:
     from planview.invocation import spelled_as_run
     from planview.textsafe import sanitize_for_terminal
 
-    print(spelled_as_run(sanitize_for_terminal(text)), file=sys.stderr if err else sys.stdout)
+    say(spelled_as_run(sanitize_for_terminal(text)), file=sys.stderr if err else sys.stdout)
 
 
 def run_verify(args: argparse.Namespace) -> int:
@@ -87,7 +89,7 @@ def run_verify(args: argparse.Namespace) -> int:
     if args.json:
         from planview.textsafe import json_for_terminal
 
-        print(json_for_terminal(report.to_dict(), sort_keys=True))
+        say(json_for_terminal(report.to_dict(), sort_keys=True))
     else:
         _say(report.render())
     return 0 if report.ok else 1
