@@ -75,6 +75,10 @@ class HomeLayout(namedtuple("HomeLayout", "root")):
         return self.root / "ledger.jsonl"
 
     @property
+    def plans_cache(self) -> Path:  # `planview plans`'s summaries by stat stamp (disposable)
+        return self.root / "cache" / "plans.json"
+
+    @property
     def reviews(self) -> Path:  # what each plan looked like at its last review
         return self.root / "reviews"
 

@@ -74,7 +74,7 @@ def run_plans(args: argparse.Namespace) -> int:
             raise PlanPathError(f"{_printable(str(folder))} {what}; pass a folder that holds .md plans")
         infos = list_plans(folder)
         label = str(folder)
-        shown = {info.path: info.path.name for info in infos}
+        shown = [info.path.name for info in infos]
     else:
         store = PlanStore.for_cwd(create=False)
         infos = store.list()
@@ -83,11 +83,16 @@ def run_plans(args: argparse.Namespace) -> int:
             from planview.plan.store import check_plans_folder
 
             check_plans_folder(store.plans_dir, label)
-        shown = {info.path: store.relative(info.path) for info in infos}
+        # Every plan is directly in the plans folder: its label once, then each name (store.relative
+        # per plan was most of listing 10,000 plans, benchmarks/plans_scale.py).
+        folder_label = store.relative(store.plans_dir)
+        shown = [
+            f"{folder_label}/{info.path.name}" for info in infos
+        ]  # a list: hashing 10,000 Paths cost more
     if args.json:
         rows = [
             {
-                "file": shown[info.path],
+                "file": file,
                 "path": str(info.path),
                 "title": info.title,
                 "steps_done": info.steps_done,
@@ -95,13 +100,13 @@ def run_plans(args: argparse.Namespace) -> int:
                 "mtime": info.mtime,
                 "unreadable": info.unreadable,
             }
-            for info in infos
+            for info, file in zip(infos, shown, strict=True)
         ]
         return _emit([_json(rows)])
     if not infos:
         say(f"no plans yet in {_printable(label)}", file=sys.stderr)
         return 0
-    files = [_printable(shown[info.path]) for info in infos]
+    files = [_printable(file) for file in shown]
     titles = [_printable(info.title) for info in infos]
     file_width = max(map(len, files))
     title_width = min(max(map(len, titles)), 60)

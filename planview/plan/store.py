@@ -40,6 +40,8 @@ if TYPE_CHECKING:
     from datetime import datetime
     from typing import Any
 
+    from planview.plan.summary_cache import Summary
+
 __all__ = [
     "MAX_PLAN_BYTES",
     "PlanInfo",
@@ -225,27 +227,44 @@ def decode_plan(path: Path, data: bytes) -> str:
         raise PlanReadError(f"{_show(path)} is {not_utf8(exc)}; save the plan as UTF-8") from exc
 
 
-def _plan_files(folder: Path) -> list[tuple[Path, int, str | None]]:
-    """Visible .md entries directly in `folder`, with their mtime_ns and, for an entry that is no
+def _plan_files(folder: Path) -> list[tuple[Path, os.stat_result, str | None]]:
+    """Visible .md entries directly in `folder`, with their lstat and, for an entry that is no
     regular file (a symlink, a FIFO, a folder), why it is not a plan. Such an entry is never opened:
     a FIFO would block the reader, and a link may point anywhere."""
-    found: list[tuple[Path, int, str | None]] = []
+    found: list[tuple[str, os.stat_result, str | None]] = []
+    folder = Path(folder)
     try:
-        entries = list(os.scandir(folder))
+        dir_fd = os.open(folder, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
     except (FileNotFoundError, NotADirectoryError):
         return []
-    for entry in entries:
-        if entry.name.startswith(".") or not entry.name.endswith(".md") or entry.name.lower() == "readme.md":
-            continue  # a folder's README describes the plans; it is not one
-        try:
-            info = entry.stat(follow_symlinks=False)
-            odd = None if stat.S_ISREG(info.st_mode) else _not_a_plan(Path(entry.path), info.st_mode)
-            found.append((Path(entry.path), info.st_mtime_ns, odd))
-        except OSError:  # vanished between scandir and stat
-            continue
+    try:
+        # Each lstat relative to the open folder: the kernel looks up one name, not the whole path
+        # again (10,000 plans: benchmarks/plans_scale.py); the same lstat DirEntry.stat makes.
+        for name in os.listdir(dir_fd):
+            if name.startswith(".") or not name.endswith(".md") or name.lower() == "readme.md":
+                continue  # a folder's README describes the plans; it is not one
+            try:
+                info = os.lstat(name, dir_fd=dir_fd)
+            except OSError:  # vanished between the listing and the stat
+                continue
+            odd = None if stat.S_ISREG(info.st_mode) else _not_a_plan(folder / name, info.st_mode)
+            found.append((name, info, odd))
+    finally:
+        os.close(dir_fd)
     # Newest first; equal mtimes fall back to the name, later names (later stamps) first.
-    found.sort(key=lambda item: (item[1], item[0].name), reverse=True)
-    return found
+    found.sort(key=lambda item: (item[1].st_mtime_ns, item[0]), reverse=True)
+    # Paths made as Path.iterdir makes them (pathlib's parse of each full path was most of listing
+    # 10,000 plans: benchmarks/plans_scale.py).
+    paths = _children(folder, [name for name, _, _ in found])
+    return [(path, info, odd) for path, (_, info, odd) in zip(paths, found, strict=True)]
+
+
+def _children(folder: Path, names: list[str]) -> list[Path]:
+    """`folder / name` for each name, without parsing the folder's path again for every child."""
+    make = getattr(folder, "_make_child_relpath", None)  # Path.iterdir's own (CPython 3.11-3.13)
+    if make is None:
+        return [folder / name for name in names]
+    return [make(name) for name in names]
 
 
 def _not_a_plan(path: Path, mode: int) -> str:
@@ -266,10 +285,11 @@ def _not_a_plan(path: Path, mode: int) -> str:
     )
 
 
-def _info(path: Path, mtime_ns: int, odd: str | None = None) -> PlanInfo:
+def _summary(path: Path, odd: str | None) -> Summary:
     from planview.fileguard import TooLargeError, read_regular
     from planview.plan.document import parse_plan  # lazy: the path checks stay import-light
     from planview.plan.steps import extract_steps
+    from planview.plan.summary_cache import Summary
 
     # Unreadable, not UTF-8 or over the cap: still listed (by file name), never silently dropped,
     # and marked with why, since steps, status and approve refuse it.
@@ -288,20 +308,42 @@ def _info(path: Path, mtime_ns: int, odd: str | None = None) -> PlanInfo:
     title = parse_plan(text).title or path.stem
     steps = extract_steps(text).steps
     done = sum(1 for step in steps if step.completed)
-    return PlanInfo(
-        path=path,
-        title=title,
-        steps_done=done,
-        steps_total=len(steps),
-        mtime=mtime_ns / 1e9,
-        unreadable=unreadable,
-    )
+    return Summary(title, done, len(steps), unreadable)
 
 
-def list_plans(folder: Path) -> list[PlanInfo]:
+def list_plans(folder: Path, cache: Path | None = None) -> list[PlanInfo]:
     """The plans directly in `folder`, newest first (mtime, ties by name); dotfiles and README.md skipped,
-    and a symlink, FIFO or folder named like a plan listed as unreadable (never opened)."""
-    return [_info(path, mtime, odd) for path, mtime, odd in _plan_files(Path(folder))]
+    and a symlink, FIFO or folder named like a plan listed as unreadable (never opened).
+
+    With `cache` (the home's `cache/plans.json`), a plan whose stat stamp is the one its summary was
+    read at is not read again (planview/plan/summary_cache.py)."""
+    from planview.plan.summary_cache import SummaryCache, stamp_of
+
+    kept = SummaryCache(cache) if cache is not None else None
+    infos = []
+    names = set()
+    for path, info, odd in _plan_files(Path(folder)):
+        stamp, name = stamp_of(info), path.name
+        names.add(name)
+        summary = kept.get(name, stamp) if kept is not None else None
+        if summary is None:
+            summary = _summary(path, odd)
+            if kept is not None:
+                kept.put(name, stamp, summary)
+        infos.append(
+            PlanInfo(
+                path,
+                summary.title,
+                summary.steps_done,
+                summary.steps_total,
+                info.st_mtime_ns / 1e9,
+                summary.unreadable,
+            )
+        )
+    if kept is not None:
+        kept.keep_only(names)
+        kept.save()
+    return infos
 
 
 # ---------------------------------------------------------------------------------------------- store
@@ -564,11 +606,11 @@ class PlanStore:
 
     def list(self) -> list[PlanInfo]:
         """The folder's plans, newest first (mtime, ties by name); see `list_plans`."""
-        return list_plans(self.plans_dir)
+        return list_plans(self.plans_dir, cache=HomeLayout(self.home).plans_cache)
 
     def latest(self) -> Path | None:
         """The newest plan file (a symlink or FIFO named like one is never the plan to open)."""
-        return next((path for path, _mtime, odd in _plan_files(self.plans_dir) if odd is None), None)
+        return next((path for path, _stat, odd in _plan_files(self.plans_dir) if odd is None), None)
 
 
 def _check_title(title: str) -> None:
