@@ -147,3 +147,23 @@ def test_a_read_of_a_deleted_or_outside_descriptor_is_refused(tmp_path: Path) ->
         assert "outside" in str(exc)
     else:
         raise AssertionError("a link out was opened")
+
+
+def test_planviews_own_grep_never_searches_a_file_a_swapped_link_points_out_to(tmp_path: Path) -> None:
+    """The grep tool's fallback (no rg) reads each file it walks: the same race, the same check."""
+    from planview.gate.read_scope import read_roots
+
+    root, inside, outside = layout(tmp_path)
+    (root / ".planview").mkdir()
+    roots = read_roots(root, root / ".planview")
+    leaked = found = 0
+    with Flipper(root / "dir", inside, outside):
+        for _ in range(READS // 3):
+            try:
+                lines = files._grep_python(root, "SECRET|inside", root / "dir" / "notes.txt", None, roots)
+            except ToolError:
+                continue
+            leaked += any(SECRET in line for line in lines)
+            found += any("inside" in line for line in lines)
+    assert leaked == 0, f"{leaked} searches read the outside file"
+    assert found > 0

@@ -16,7 +16,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from planview.fileguard import NotAFileError, OutsideError, open_regular, open_regular_within
+from planview.errors import PlanviewError
+from planview.fileguard import NotAFileError, OutsideError, open_regular, open_regular_within, read_regular
 from planview.gate.read_scope import inside, read_roots, refusal
 from planview.session.tools.base import (
     ToolContext,
@@ -251,8 +252,10 @@ def _grep_python(
                 continue
             if path.stat().st_size > GREP_FILE_CAP:  # logs, dumps, bundles: not source to search
                 continue
-            data = path.read_bytes()
-        except OSError:
+            # plan mode: only a file that lies in the read roots once opened (a link can change
+            # between the walk and the open)
+            data = path.read_bytes() if roots is None else read_regular(path, GREP_FILE_CAP, "file", roots)
+        except (OSError, PlanviewError):
             continue
         if b"\0" in data[:8192]:
             continue
