@@ -23,6 +23,7 @@ import contextlib
 import os
 import uuid
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 
 from planview.atomic import is_temp_name
@@ -173,37 +174,75 @@ class BreachWatcher:
         return "breach"
 
 
-async def diff_of(root: Path, paths: Iterable[str], cap: int = DIFF_LINE_CAP) -> str:
-    """`git diff` of the changed files (tracked ones against HEAD's index, new ones as additions)."""
+@dataclass(frozen=True)
+class BreachChanges:
+    """What a breach changed, as git sees it: files git tracks (changed or deleted), files git never had
+    (new: `git restore` cannot undo them), and paths that are gone and were never tracked."""
+
+    tracked: tuple[str, ...]
+    new: tuple[str, ...]
+    gone: tuple[str, ...]
+
+
+async def classify(root: Path, paths: Iterable[str]) -> BreachChanges:
+    """Sort the changed paths by what git knows of them (under planview's plan-mode git environment)."""
     env = await plan_env(root)
-    tracked, untracked = [], []
+    tracked, new, gone = [], [], []
     for rel in paths:
         if await _git(root, env, ["ls-files", "--error-unmatch", "--", rel]) is not None:
             tracked.append(rel)
-        elif (root / rel).is_file():
-            untracked.append(rel)
+        elif (root / rel).exists() or (root / rel).is_symlink():
+            new.append(rel)
+        else:
+            gone.append(rel)
+    return BreachChanges(tuple(tracked), tuple(new), tuple(gone))
+
+
+async def diff_of(root: Path, changes: BreachChanges, cap: int = DIFF_LINE_CAP) -> str:
+    """`git diff` of the changed files (tracked ones against the index, new ones as additions)."""
+    env = await plan_env(root)
     chunks: list[str] = []
     flags = ["--no-color", "--no-ext-diff", "--no-textconv"]
-    if tracked:
-        chunks.append(await _git(root, env, ["diff", *flags, "--", *tracked], ok=(0, 1)) or "")
-    for rel in untracked:
-        chunks.append(
-            await _git(root, env, ["diff", *flags, "--no-index", "--", "/dev/null", rel], ok=(0, 1)) or ""
-        )
+    if changes.tracked:
+        chunks.append(await _git(root, env, ["diff", *flags, "--", *changes.tracked], ok=(0, 1)) or "")
+    for rel in changes.new:
+        if (root / rel).is_file():
+            chunks.append(
+                await _git(root, env, ["diff", *flags, "--no-index", "--", "/dev/null", rel], ok=(0, 1)) or ""
+            )
     lines = "\n".join(c.rstrip("\n") for c in chunks if c.strip()).splitlines()
     if len(lines) > cap:
         lines = [*lines[:cap], f"… {len(lines) - cap} more diff lines (run git diff to see them)"]
     return "\n".join(lines)
 
 
-def breach_message(agent: str, paths: Iterable[str], diff: str) -> str:
-    """What the person is told when the agent changed the project while planning (the diff last)."""
-    names = ", ".join(paths)
-    message = (
-        f"Plan-mode breach: {agent} changed {names} while planning, so planview cancelled the "
-        "turn. Nothing was approved; review the change with git diff (and undo it with git checkout or "
-        "git restore) before you go on."
-    )
+def breach_message(agent: str, changes: BreachChanges, diff: str, resume: str) -> str:
+    """What the person is told when the agent changed the project while planning: what changed, how to
+    undo each kind of change, how to go on planning (`resume`: the command that does it), the diff last."""
+    import shlex
+
+    def words(paths: tuple[str, ...]) -> str:
+        return " ".join(shlex.quote(p) for p in paths)
+
+    every = (*changes.tracked, *changes.new, *changes.gone)
+    lines = [
+        f"Plan-mode breach: {agent} changed {', '.join(every)} while planning, so planview cancelled the "
+        "turn; nothing was approved. To undo it:"
+    ]
+    if changes.tracked:
+        lines.append(
+            f"- changed files git tracks ({', '.join(changes.tracked)}): look with `git diff -- "
+            f"{words(changes.tracked)}`, put them back with `git restore -- {words(changes.tracked)}`"
+        )
+    if changes.new:
+        lines.append(
+            f"- new files ({', '.join(changes.new)}): git never had them, so git restore cannot remove "
+            f"them; delete them with `rm -r -- {words(changes.new)}`"
+        )
+    if changes.gone:
+        lines.append(f"- created and removed again ({', '.join(changes.gone)}): nothing is left to undo")
+    lines.append(f"Then go on planning: {resume}")
+    message = "\n".join(lines)
     return f"{message}\n\n{diff}" if diff else message
 
 

@@ -42,7 +42,7 @@ from acp.schema import (
 
 from planview.agents import files, prompts
 from planview.agents import permissions as perm
-from planview.agents.breach import BreachWatcher, breach_message, diff_of
+from planview.agents.breach import BreachWatcher, breach_message, classify, diff_of
 from planview.agents.cancel import CANCELLED, TurnCancel
 from planview.agents.confine import sandboxed
 from planview.agents.link import MODE_CONFIRM_TIMEOUT, AgentLink, SavedAgentSession
@@ -165,7 +165,15 @@ class AgentRequests(SessionBase):
         self._breach_report = asyncio.get_running_loop().create_task(self._report_breach(paths))
 
     async def _report_breach(self, paths: tuple[str, ...]) -> None:
-        message = breach_message(self.profile.short_name, paths, await diff_of(self.project_root, paths))
+        from planview.invocation import planview_command
+
+        changes = await classify(self.project_root, paths)
+        resume = (
+            "send the agent your next message (it is still in plan mode); from the shell: "
+            f'{planview_command()} run --resume {self.id} "keep planning, read-only"'
+        )
+        diff = await diff_of(self.project_root, changes)
+        message = breach_message(self.profile.short_name, changes, diff, resume)
         self._breach_report = None
         self._emit(ErrorEvent(message))
         self._end("error", message)

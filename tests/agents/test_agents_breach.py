@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import shlex
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -117,3 +118,28 @@ async def test_a_file_in_a_folder_made_during_the_watch_is_reported(project: Pat
     (project / "fresh" / "deeper" / "a.py").write_text("x")
     await watcher.stop()
     assert any(p == "fresh" or p.startswith("fresh/") for p in seen), seen
+
+
+async def test_the_breach_report_says_how_to_undo_each_change_and_how_to_resume(project: Path) -> None:
+    """Issue 24: the report suggested git checkout / git restore for a new untracked file (which they
+    cannot remove) and named no way to go on."""
+    from planview.agents.breach import breach_message, classify, diff_of
+
+    (project / "README.md").write_text("# changed by the agent\n")
+    (project / "notes.txt").write_text("new\n")
+    changes = await classify(project, ["README.md", "notes.txt", "tmp-gone.txt"])
+    assert (changes.tracked, changes.new, changes.gone) == (("README.md",), ("notes.txt",), ("tmp-gone.txt",))
+    diff = await diff_of(project, changes)
+    assert "+# changed by the agent" in diff and "+new" in diff
+    text = breach_message("opencode", changes, diff, 'planview run --resume S1 "keep planning, read-only"')
+    assert "git restore -- README.md" in text
+    new_line = next(line for line in text.splitlines() if "notes.txt" in line and line.startswith("- "))
+    assert "rm -r -- notes.txt" in new_line and "git restore cannot" in new_line
+    assert "git checkout" not in text
+    assert 'Then go on planning: planview run --resume S1 "keep planning, read-only"' in text
+    # The commands it prints undo exactly what it says.
+    subprocess.run("git restore -- README.md && rm -r -- notes.txt", shell=True, cwd=project, check=True)
+    assert (
+        subprocess.run(["git", "status", "--porcelain"], cwd=project, capture_output=True, text=True).stdout
+        == ""
+    )

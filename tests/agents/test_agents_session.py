@@ -117,10 +117,10 @@ async def test_disk_write_behind_the_clients_back_is_a_breach(project: Path, age
 
 @pytest.mark.usefixtures("lists_only")
 async def test_breach_of_a_tracked_file_shows_its_diff(project: Path, agent_log: Any) -> None:
-    from planview.agents.breach import diff_of
+    from planview.agents.breach import classify, diff_of
 
     (project / "README.md").write_text("# sample project\nchanged\n")
-    diff = await diff_of(project, ["README.md"])
+    diff = await diff_of(project, await classify(project, ["README.md"]))
     assert "+changed" in diff and "a/README.md" in diff
 
 
