@@ -175,6 +175,13 @@ REVIEW: tuple[KeyRow, ...] = (
         footer=7,
         when="changed",
     ),
+    KeyRow(
+        "outline of the sections: show / hide",
+        (_k("review.outline", "o", "outline"),),
+        label="outline",
+        short="outline",
+        footer=8,
+    ),
     KeyRow("front matter: show / fold", (_k("review.front_matter", "f", "front_matter"),)),
     KeyRow(
         "approve & run (asks once: what you have seen, an optional note)",
@@ -208,13 +215,6 @@ REVIEW: tuple[KeyRow, ...] = (
     KeyRow("this list", (_k("review.keys", "question_mark", "keys"),), label="keys", short="keys", footer=9),
 )
 
-OUTLINE_ROW = KeyRow(
-    "outline of the sections: show / hide",
-    (_k("review.outline", "o", "outline"),),
-    label="outline",
-    short="outline",
-    footer=8,
-)
 
 # While `/` is open (the search bar has the keys).
 SEARCH: tuple[KeyRow, ...] = (

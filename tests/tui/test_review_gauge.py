@@ -51,9 +51,12 @@ def test_hints_are_whole_and_keep_the_way_out_and_the_key_list(width: int) -> No
 
 
 def test_hints_at_common_widths() -> None:
-    full = "Esc keep planning   a approve & run   r refine   n/p section   w web   ? keys"
+    full = (
+        "Esc keep planning   a approve & run   r refine   n/p section   w web   / search   o outline   ? keys"
+    )
     assert hints.hints_text(hints.REVIEW_HINTS, 118) == full
-    assert hints.hints_text(hints.REVIEW_HINTS, 78) == full
+    short = "Esc keep  a approve  r refine  n/p  w web  / search  o outline  ? keys"
+    assert hints.hints_text(hints.REVIEW_HINTS, 78) == short
     assert hints.hints_text(hints.REVIEW_HINTS, 58) == "Esc keep  a approve  r refine  n/p  w web  ? keys"
     assert hints.hints_text(hints.REVIEW_HINTS, 38) == "Esc keep  a approve  r refine  ? keys"
     assert hints.hints_text(hints.EDITOR_HINTS, 38) == "Esc back  Enter send  Ctrl+J newline"

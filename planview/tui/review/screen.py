@@ -17,6 +17,7 @@ from rich.style import Style
 from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult
+from textual.containers import Horizontal
 from textual.widget import Widget
 from textual.widgets import Static
 
@@ -25,6 +26,7 @@ from planview.tui.key_bindings import bindings, resolved
 from planview.tui.review import cursor, gauge, hints, rows
 from planview.tui.review.body import PlanBody
 from planview.tui.review.loading import canonical_sha256, changed_sections
+from planview.tui.review.outline import AUTO_WIDTH, Outline
 from planview.tui.review.plan_screen import PlanScreen
 from planview.tui.review.render import clean_text
 from planview.tui.review.seen import SeenLines
@@ -78,6 +80,7 @@ class ReviewScreen(PlanScreen):
         self._search_bar: SearchBar | None = None  # mounted on the first `/`
         self._search: PlanSearch | None = None
         self._search_from = (0, 0)  # (line, cell) the search started at: typing searches from there
+        self.outline_choice: bool | None = None  # `o` shows/hides the outline; None: by the width
         self.cursor = 0  # the section cursor: n/p move it, the scroll row names it
         self._cursor_top = 0  # the top line the cursor was last placed for (the reader moved if not)
         self._opened_at_changed = False  # a re-review opens at its first changed section, once
@@ -91,7 +94,9 @@ class ReviewScreen(PlanScreen):
     def compose(self) -> ComposeResult:
         yield Static(id="title")
         yield Static(id="summary")
-        yield PlanBody(id="body")
+        with Horizontal(id="main"):
+            yield Outline(id="outline")
+            yield PlanBody(id="body")
         yield Static(id="notice")
         yield Static(id="scrollrow")
         # The refine editor (a TextArea) is mounted on the first `r`: not on the start-up path.
@@ -223,9 +228,42 @@ class ReviewScreen(PlanScreen):
             notice.update(Text(text))
             notice.display = bool(text)
 
+    @property
+    def outline_shown(self) -> bool:
+        if self.outline_choice is not None:
+            return self.outline_choice
+        return self.size.width >= AUTO_WIDTH
+
+    def _update_outline(self) -> None:
+        outline = self.query_one("#outline", Outline)
+        shown = self.outline_shown and not self.empty and len(self.document.sections) > 1
+        if outline.display != shown:
+            outline.display = shown
+        if shown:
+            v = self.body.render_theme
+            styles = {
+                "normal": Style(color=v.foreground),
+                "cursor": Style(color=v.foreground, bgcolor=v.secondary, bold=True),
+                "changed": Style(color=v.warning, bold=True),
+                "done": Style(color=v.success),
+            }
+            outline.show(self.document.sections, self.current_section_index, self.body.changed, styles)
+
+    def on_outline_picked(self, event: Outline.Picked) -> None:
+        if not self.editing:
+            self._moved_on()
+            self.move_cursor(event.index)
+
+    def action_outline(self) -> None:
+        if self.editing:
+            return
+        self.outline_choice = not self.outline_shown
+        self._update_rows()
+
     def _update_rows(self) -> None:
         if not self.is_mounted:
             return
+        self._update_outline()
         width = self._row_width()
         self.query_one("#title", Static).update(rows.title_row(self.title_text, self._display_path(), width))
         summary = self.query_one("#summary", Static)
