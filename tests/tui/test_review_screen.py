@@ -154,8 +154,8 @@ async def test_hints_are_whole_words_at_40_80_120(tmp_path: Path) -> None:
     path = write(tmp_path, make_plan())
     expected = {
         40: "Esc keep  a approve  r refine  ? keys",
-        80: "Esc keep  a approve  r refine  n/p  w web  / search  ? keys",
-        120: "Esc keep planning   a approve & run   r refine   n/p section   w web   / search   ? keys",
+        80: "Esc keep  a approve  r refine  n/p  w web  / search  o outline  ? keys",
+        120: "Esc keep planning   a approve & run   r refine   n/p section   w web   / search   o outline   ? keys",
     }
     for width, hints in expected.items():
         app = review_app(path, tmp_path)
