@@ -44,6 +44,7 @@ class ModelServer:
         self._lock = threading.Lock()
         self.requests: list[Logged] = []
         self.played: list[Turn] = []
+        self.replied: list[float] = []  # when each conversation reply was fully sent (time.time())
         self.log_path = log_path
         self._httpd: ThreadingHTTPServer | None = None
 
@@ -135,11 +136,21 @@ class ModelServer:
         with self._lock:
             self.played.append(turn)
         self.reply(handler, body, turn)
+        with self._lock:
+            self.replied.append(time.time())
 
     def seen(self, body: Mapping[str, Any]) -> Seen:
         return Seen(body=body, results=self.results_of(body), user_texts=self.texts_of(body))
 
     # --- what tests read ---------------------------------------------------------------------
+    def round_trips(self) -> list[float]:
+        """Seconds from each conversation reply sent to the agent's next conversation request: the
+        agent's whole handling of that turn (hooks, tools, building the request)."""
+        mains = [r.at for r in self.main_requests()]
+        with self._lock:
+            sent = list(self.replied)
+        return [after - before for before, after in zip(sent, mains[1:], strict=False)]
+
     def main_requests(self) -> list[Logged]:
         with self._lock:
             return [r for r in self.requests if r.main]
