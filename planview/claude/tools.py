@@ -36,8 +36,8 @@ __all__ = [
 
 CHECKED_AGAINST = "2.1.328"  # the Claude Code version the table in docs/CLAUDE_CODE.md was checked against
 CHECKED_WHAT = (  # what tests/realagents ran with that version (README's agent table says the same)
-    "hooks: plan-mode refusals, read-only git, plan on in default mode, ExitPlanMode -> tmux review -> "
-    "approve -> edit -> pin revoked naming the section"
+    "hooks: plan-mode refusals, read-only git, plan on in default mode, ExitPlanMode -> tmux and browser "
+    "review -> approve -> edit -> pin revoked naming the section; refine and keep"
 )
 
 READERS: Mapping[str, tuple[str, ...]] = {
