@@ -134,7 +134,7 @@ def run_team_init(args: argparse.Namespace) -> int:
     from planview.home import planview_home
     from planview.invocation import planview_command
     from planview.team.policy import NAMESPACE, POLICY_PATH, SIGNERS_PATH
-    from planview.team.setup import init
+    from planview.team.bootstrap import init
 
     home = planview_home()
     key = args.key or load_approval_settings(home).signing_key

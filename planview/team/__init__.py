@@ -4,5 +4,5 @@ Only git and ssh-keygen: `globs` (the tiny path-pattern language), `policy` (the
 `.planview/policy.toml` and `.planview/allowed_signers`), `scope` (a plan's `scope:` front matter),
 `record` (the signed one-line payload), `sshsig` (ssh-keygen -Y), `notes` (refs/notes/planview/approvals
 and sync), `signing` (what the approval flow calls), `verify` (the CI check), `hooks` (the
-prepare-commit-msg trailer), `setup` (`planview team init`), `export` (the PR description).
+prepare-commit-msg trailer), `bootstrap` (`planview team init`), `export` (the PR description).
 """

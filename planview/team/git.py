@@ -36,8 +36,12 @@ def run_git(
     except subprocess.TimeoutExpired as exc:
         raise TeamError(f"git {' '.join(args[:3])} took over {GIT_TIMEOUT} s; check the remote") from exc
     if check and done.returncode != 0:
-        said = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise TeamError(f"git {' '.join(args[:4])} failed: {said[-1] if said else done.returncode}")
+        text = done.stderr.decode("utf-8", "replace")
+        said = text.strip().splitlines()
+        fix = ""
+        if "auto-detect email" in text or "tell me who you are" in text:
+            fix = "; notes are commits: set `git config user.email` and `git config user.name` here"
+        raise TeamError(f"git {' '.join(args[:4])} failed: {said[-1] if said else done.returncode}{fix}")
     return done
 
 

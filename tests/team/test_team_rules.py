@@ -250,3 +250,16 @@ def test_unreadable_scopes_are_refused_not_widened(text: str) -> None:
 def test_malformed_record_lines_are_refused(line: str) -> None:
     with pytest.raises(MalformedRecord):
         parse_line(line)
+
+
+def test_only_the_one_approval_flow_signs() -> None:
+    """One home per rule: approvals are signed by planview/approval/flow.py and nothing else."""
+    from pathlib import Path
+
+    package = Path(__file__).resolve().parents[2] / "planview"
+    callers = sorted(
+        str(path.relative_to(package))
+        for path in package.rglob("*.py")
+        if "sign_approval(" in path.read_text(encoding="utf-8")
+    )
+    assert callers == ["approval/flow.py", "team/signing.py"]
