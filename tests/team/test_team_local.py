@@ -195,3 +195,33 @@ def test_the_home_lets_git_see_only_the_team_files(team: Team, approved: dict[st
         "!! .planview/ledger.jsonl" in ignored and "!! .planview/plans/2026-01-01-0000-parser.md" in ignored
     )
     assert os.path.exists(alice / ".planview" / ".gitignore")
+
+
+def test_a_record_signed_under_another_policy_than_its_bases_fails(
+    team: Team, approved: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """alice really signs, but the payload claims a policy the base does not hold (a tool that lied, or
+    a record made against an edited working tree): it does not count."""
+    for key, value in team.env.items():
+        monkeypatch.setenv(key, value)
+    from dataclasses import replace
+
+    from planview.team import notes, sshsig
+    from planview.team.record import SignedRecord, parse_line
+
+    clone = third_clone(team, "policy-digest")
+    base = team.git(clone, "rev-parse", "origin/main")
+    mine = next(
+        ln for ln in note_lines(team, clone) if "alice@example.com" in ln and approved["canonical"] in ln
+    )
+    record = parse_line(mine)
+    forged = replace(
+        record.payload, policy={k: "0" * 64 for k in record.payload.policy}, at="2026-01-02T00:00:00Z"
+    )
+    message = forged.to_json()
+    signature = sshsig.sign(message.encode(), team.keys["alice"])
+    team.git(clone, "notes", "--ref=planview/approvals", "remove", base)
+    notes.append_record(clone, base, SignedRecord(message, signature, record.plan_text, forged).to_line())
+    code, report = verify(team, clone)
+    assert code == 1
+    assert "the team policy it names is not the policy at its base" in reasons(report)
