@@ -90,12 +90,16 @@ def _signing(approvals: Approvals, sign: bool | None) -> tuple[str | None] | Non
     if not (settings.sign if sign is None else sign):
         return None
     from planview.approval.channels import refuse_tool_process
-    from planview.team.signing import AGENT_GUARD
+    from planview.team.signing import AGENT_GUARD, preflight
 
     try:
         refuse_tool_process()
     except ApprovalError as exc:
         raise ApprovalError(f"{exc}. {AGENT_GUARD}") from None
+    try:
+        preflight(approvals.project_root, settings.signing_key)
+    except PlanviewError as exc:
+        raise ApprovalError(f"not approved: {str(exc).rstrip('.')} (nothing was recorded)") from exc
     return (settings.signing_key,)
 
 

@@ -133,8 +133,8 @@ def run_team_init(args: argparse.Namespace) -> int:
     from planview.config import load_approval_settings
     from planview.home import planview_home
     from planview.invocation import planview_command
-    from planview.team.policy import NAMESPACE, POLICY_PATH, SIGNERS_PATH
     from planview.team.bootstrap import init
+    from planview.team.policy import NAMESPACE, POLICY_PATH, SIGNERS_PATH
 
     home = planview_home()
     key = args.key or load_approval_settings(home).signing_key

@@ -99,6 +99,21 @@ def _existing(root: Path, base: str, payload: Payload) -> SignedRecord | None:
     return None
 
 
+def preflight(project_root: Path | None, signing_key: str | None) -> None:
+    """Raise what signing would, before anything is recorded: no git repository, no commit, no key."""
+    if project_root is None:
+        raise TeamError("signing needs a git repository (an approval is bound to its HEAD); run it in one")
+    root = git.repo_root(project_root)
+    if git.head_commit(root) is None:
+        raise TeamError("the repository has no commit yet; commit first (an approval is bound to HEAD)")
+    with tempfile.TemporaryDirectory(prefix="planview-key-") as scratch:
+        key = signing_key_path(signing_key, root, Path(scratch))
+        if not key.exists():
+            raise SigningError(
+                f"the signing key {key} does not exist; name an existing key ([approval] signing_key)"
+            )
+
+
 def sign_approval(
     project_root: Path,
     plan_key: str,

@@ -225,3 +225,17 @@ def test_a_record_signed_under_another_policy_than_its_bases_fails(
     code, report = verify(team, clone)
     assert code == 1
     assert "the team policy it names is not the policy at its base" in reasons(report)
+
+
+def test_signing_without_a_key_refuses_before_anything_is_recorded(
+    team: Team, approved: dict[str, str]
+) -> None:
+    clone = team.clone("no-key", "alice")
+    team.git(clone, "config", "--unset", "user.signingkey")
+    plan = team.write_plan(clone, PLAN.replace("# Add the parser", "# Keyless"), "2026-01-01-0006-nokey.md")
+    done = team.pv(clone, "approve", str(plan), "--sign")
+    assert done.returncode == 2
+    [line] = done.stderr.strip().splitlines()
+    assert line.startswith("planview: not approved: no SSH signing key: set `signing_key")
+    assert line.endswith("(nothing was recorded)")
+    assert team.pv(clone, "status", str(plan)).stdout.startswith("not approved")
