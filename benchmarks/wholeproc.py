@@ -41,6 +41,27 @@ def timed(
     return (time.perf_counter() - start) * 1000
 
 
+def timed_cpu(
+    argv: list[str], stdin: bytes = b"", cwd: Path | None = None, env: dict[str, str] | None = None
+) -> tuple[float, float]:
+    """(wall ms, CPU ms) of `argv` run to its exit: CPU is the child's user + system time from wait4,
+    which a loaded box inflates far less than wall time (it does not count waiting for a core)."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        argv, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=cwd, env=env
+    )
+    assert proc.stdin is not None
+    try:
+        proc.stdin.write(stdin)
+        proc.stdin.close()
+    except BrokenPipeError:
+        pass
+    _, _, usage = os.wait4(proc.pid, 0)
+    wall = (time.perf_counter() - start) * 1000
+    proc.returncode = 0  # reaped by wait4: keep Popen from waiting for it again
+    return wall, (usage.ru_utime + usage.ru_stime) * 1000
+
+
 def peak_rss(
     argv: list[str], stdin: bytes = b"", cwd: Path | None = None, env: dict[str, str] | None = None
 ) -> float:
