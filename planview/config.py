@@ -40,6 +40,9 @@ theme = "textual-dark"
 [gate]
 allow_read_only_hint = true     # false also refuses tools that only claim readOnlyHint
 
+[sandbox]
+require = false                 # true: refuse plan mode where the kernel offers no sandbox (planview doctor)
+
 # [mcp.servers.docs]            # an MCP server started with the session (tools: mcp__docs__*)
 # command = "uvx"
 # args = ["some-mcp-server"]
@@ -57,6 +60,7 @@ _KNOWN = {
     "gate": {"allow_read_only_hint"},
     "agent": {"command"},
     "approval": {"sign", "signing_key"},
+    "sandbox": {"require"},
 }
 SIGN_VALUES = ("ssh", "off")
 # Keys (normalised: lower case, no "_"/"-") that would turn the gate off.
@@ -115,6 +119,8 @@ class Config:
     allow_read_only_hint: bool = True
     mcp_servers: tuple[McpServerConfig, ...] = ()  # [mcp.servers.NAME], in file order
     agent_command: str | None = None  # [agent] command: an ACP agent (planview.agents) instead of a provider
+    # [sandbox] require: plan mode is refused where the kernel offers no sandbox (it only ever tightens)
+    sandbox_require: bool = False
     sources: tuple[Path, ...] = ()  # the files that were read, lowest precedence first
     provider_origin: str = "default"  # where provider.name came from (for messages)
     approval: ApprovalSettings = field(default_factory=ApprovalSettings)
@@ -157,7 +163,7 @@ def load_config(
             continue
         sources.append(path)
         _check(path, data)
-        for section in ("provider", "ui", "gate", "keys", "agent", "approval"):
+        for section in ("provider", "ui", "gate", "keys", "agent", "approval", "sandbox"):
             if section in data:
                 merged.setdefault(section, {}).update(data[section])
         if "mcp" in data:
@@ -197,6 +203,7 @@ def load_config(
         allow_read_only_hint=merged.get("gate", {}).get("allow_read_only_hint", True),
         mcp_servers=tuple(servers.values()),
         agent_command=merged.get("agent", {}).get("command"),
+        sandbox_require=merged.get("sandbox", {}).get("require", False),
         sources=tuple(sources),
         provider_origin=origin,
         approval=_approval(merged.get("approval", {})),
@@ -316,9 +323,9 @@ def _check(path: Path, data: Mapping[str, Any]) -> None:
                 raise ConfigError(
                     f"{path}: unknown setting [{section}] {key}; known: {', '.join(sorted(allowed))}"
                 )
-            if section == "gate":
+            if section in ("gate", "sandbox"):
                 if not isinstance(value, bool):
-                    raise ConfigError(f"{path}: [gate] {key} must be true or false")
+                    raise ConfigError(f"{path}: [{section}] {key} must be true or false")
             elif not isinstance(value, str) or not value.strip():
                 raise ConfigError(f"{path}: [{section}] {key} must be a non-empty string")
             elif section == "approval" and key == "sign" and value not in SIGN_VALUES:

@@ -275,7 +275,9 @@ class AgentRequests(SessionBase):
         call = perm.gate_call(
             state.kind, state.title, state.raw_input, state.locations, self.store.plans_dir, self.project_root
         )
-        decision = decide(call, "plan", self.policy)
+        # The agent runs what it asks permission for in its own process, outside planview's command
+        # sandbox: its commands get the git-only list, never the sandboxed plan mode's wider one.
+        decision = decide(call, "plan", self.policy._replace(sandboxed=False))
         if decision.allowed and decision.call.name == "bash" and decision.call.builtin:
             problem = perm.agent_git_refusal(self.project_root)
             if problem is not None:
@@ -476,7 +478,10 @@ class AgentRequests(SessionBase):
                 self._stop.request("replan")
                 raise RequestError(REFUSED, pinned)
             script, run_env = line, {**self.tool_env(), **{e.name: e.value for e in env}}
-        spec = TerminalSpec(line, script, workdir, run_env, output_limit(output_byte_limit), self.mode)
+        sandbox_root = self.project_root if self.mode == "plan" and self.sandboxed else None
+        spec = TerminalSpec(
+            line, script, workdir, run_env, output_limit(output_byte_limit), self.mode, sandbox_root
+        )
         return await self._terminals.create(session_id, spec)
 
     async def _plan_command(self, call_id: str, line: str, workdir: Path) -> tuple[str, dict[str, str]]:

@@ -81,6 +81,8 @@ class TerminalSpec:
     env: Mapping[str, str]
     limit: int
     mode: str  # the session mode it was started in
+    # Plan mode with the kernel sandbox in force: the project it is confined to (planview.sandbox)
+    sandbox_root: Path | None = None
 
 
 class _Pipe(asyncio.SubprocessProtocol):
@@ -230,12 +232,15 @@ class Terminals:
                 "with (terminal/release) before creating another",
             )
         pipe = _Pipe(spec.limit)
+        argv = ["bash", "-c", spec.script]
+        if spec.sandbox_root is not None:
+            from planview.sandbox.launch import wrap
+
+            argv = wrap(argv, spec.sandbox_root)
         try:
             transport, _ = await asyncio.get_running_loop().subprocess_exec(
                 lambda: pipe,
-                "bash",
-                "-c",
-                spec.script,
+                *argv,
                 cwd=spec.cwd,
                 env=dict(spec.env),
                 stdin=subprocess.DEVNULL,

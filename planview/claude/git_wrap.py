@@ -12,6 +12,13 @@ bash is named by its absolute path, found on the plan environment's PATH: Claude
 bare `bash` up on the user's PATH, where a relative entry (`bin:$PATH`) is the project's folder.
 The command itself is the one the gate checked, unchanged, run by bash with planview's `git`
 function in front of it.
+
+With the kernel sandbox in force (`sandboxed=True`) that bash runs inside it:
+
+    /abs/python -I -S /abs/planview/sandbox/exec.py --profile command --root ROOT -- /usr/bin/bash -c '<script>'
+
+Every word is shlex-quoted (planview.sandbox.launch.shell_command): whatever the command holds, it
+stays one argument of `bash -c` inside the sandbox, and nothing of it runs in Claude's shell.
 """
 
 from __future__ import annotations
@@ -28,8 +35,11 @@ __all__ = ["neutralised_command"]
 _NAME = LazyPattern(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-def neutralised_command(command: str, root: Path, environ: Mapping[str, str] | None = None) -> str:
-    """`command` wrapped so git runs with planview's plan environment (one git call to build it)."""
+def neutralised_command(
+    command: str, root: Path, environ: Mapping[str, str] | None = None, *, sandboxed: bool = False
+) -> str:
+    """`command` wrapped so git runs with planview's plan environment (one git call to build it),
+    inside the kernel sandbox when `sandboxed`."""
     from planview.gate.git_env import plan_env_now, plan_script
 
     inherited = dict(os.environ if environ is None else environ)
@@ -49,6 +59,10 @@ def neutralised_command(command: str, root: Path, environ: Mapping[str, str] | N
         raise PlanviewError(
             f"plan mode runs git through bash, and no bash was found on PATH ({env['PATH']}); install bash"
         )
+    if sandboxed:
+        from planview.sandbox.launch import shell_command
+
+        return shell_command([bash, "-c", script], root)
     return f"{shlex.quote(bash)} -c {shlex.quote(script)}"
 
 

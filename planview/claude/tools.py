@@ -184,9 +184,14 @@ def plan_mode_verdict(
     root: Path,
     read_only_tools: frozenset[str] = frozenset(),
     cwd: Path | None = None,
+    *,
+    sandboxed: bool = False,
 ) -> PlanVerdict:
     """Allow or refuse one Claude tool call while planning; the reason names the fix. `cwd` is the
-    event's working folder (relative paths are resolved from it as well as from the root)."""
+    event's working folder (relative paths are resolved from it as well as from the root).
+
+    `sandboxed`: an allowed Bash command is handed back wrapped in the kernel sandbox
+    (`git_wrap.neutralised_command(..., sandboxed=True)`), so the wider read-only list applies."""
     name = tool.strip()
     if name in READERS:
         return _reader(name, tool_input, root, cwd)
@@ -200,7 +205,9 @@ def plan_mode_verdict(
         # Paths resolved against the project (symlinks followed). Claude's Bash runs git in Claude's
         # environment, not planview's neutralised one (docs/PLAN_MODE_GIT.md says what that covers).
         decision = decide(
-            ToolCall(name="bash", input={"command": command}), "plan", GatePolicy(project_root=root)
+            ToolCall(name="bash", input={"command": command}),
+            "plan",
+            GatePolicy(project_root=root, sandboxed=sandboxed),
         )
         return PlanVerdict(decision.allowed, _claude_words(decision.reason))
     if name in PATH_KEYS or name == "PowerShell":

@@ -115,10 +115,28 @@ def prepare(
         saved = saved_provider(store.home, resume)
         provider, model, script = saved_provider_args(saved, provider, model, script)
     config = load_config(store.home)  # ConfigError names the file, line and problem
+    require_sandbox(config)
     chosen = agent_spec(agent, saved, config, explicit=explicit)
     if agent is None and saved and chosen is not None:
         _check_saved_agent(chosen, resume)
     return SessionSpec(root, store, config, resume, provider, model, script, plan_mode, chosen)
+
+
+def require_sandbox(config: Config) -> None:
+    """`[sandbox] require = true` and no kernel sandbox here: refuse, since any session can plan."""
+    if not config.sandbox_require:
+        return
+    from planview.sandbox import status as sandbox_status
+    from planview.sandbox.errors import SandboxRequired
+
+    found = sandbox_status.current()
+    if not found.enforcing:
+        where = next((str(p) for p in reversed(config.sources)), "the config")
+        raise SandboxRequired(
+            f"plan mode needs the kernel sandbox ([sandbox] require = true in {where}), and this machine "
+            f"offers none: {found.reason}. Run planview where Linux has Landlock, or remove that setting "
+            "to plan on planview's lists alone (`planview doctor` says what enforces plan mode here)"
+        )
 
 
 def _check_saved_agent(spec: str, session_id: str | None) -> None:

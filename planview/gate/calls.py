@@ -73,8 +73,8 @@ class Decision(namedtuple("Decision", "allowed reason call")):
 class GatePolicy(
     namedtuple(
         "GatePolicy",
-        "allow_read_only_hint plans_dir project_root home plan_path_check",
-        defaults=(True, None, None, None, None),
+        "allow_read_only_hint plans_dir project_root home plan_path_check sandboxed",
+        defaults=(True, None, None, None, None, False),
     )
 ):
     """What one gate knows of the project it guards; whoever builds the session's store builds this.
@@ -94,6 +94,10 @@ class GatePolicy(
     project_root: Path | None
     home: Path | None  # planview's home: plan-mode readers may read its plans too
     plan_path_check: Callable[[str], object] | None  # the plan store's check_path
+    # Plan-mode bash runs in the kernel sandbox (planview.sandbox): the read-only commands of
+    # gate.read_commands run too, not only read-only git. Only a surface that runs the command
+    # through planview.sandbox.launch may set it (default False).
+    sandboxed: bool
 
 
 class GateRefusal(PlanviewError):

@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 
 from planview.gate.calls import show
 
-__all__ = ["SHAPED"]
+__all__ = ["SHAPED", "config_reason"]
 
 
 def _listing_check(
@@ -191,6 +191,12 @@ _CONFIG_HINT = "only reads of the project's config run in plan mode (git config 
 
 
 def _config(args: Sequence[str]) -> str | None:
+    return config_reason(args)
+
+
+def config_reason(args: Sequence[str], *, require_scope: bool = True) -> str | None:
+    """Why `git config <args>` is refused. `require_scope=False` (the kernel sandbox with the plan
+    environment, which reads no user or system config) lets a read without --local run."""
     words = list(args)
     reading = False
     scoped = False
@@ -226,7 +232,7 @@ def _config(args: Sequence[str]) -> str | None:
                     return f"git config {show(word)} is not allowed in plan mode; {_CONFIG_HINT}"
     if not reading:
         return f"git config without --get or --list changes configuration; {_CONFIG_HINT}"
-    if not scoped:
+    if not scoped and require_scope:
         return (
             "git config without --local also reads the user's and the system's config (credential "
             f"helpers, tokens), which is not part of the project; {_CONFIG_HINT}"

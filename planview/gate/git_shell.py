@@ -14,12 +14,12 @@ from pathlib import Path
 
 from planview.gate.calls import show
 from planview.gate.git_formats import runs_gpg
-from planview.gate.git_forms import SHAPED
+from planview.gate.git_forms import SHAPED, config_reason
 from planview.gate.git_paths import STUCK_ARG, escapes, file_values, outside_project
 from planview.gate.git_store import borrowed_store
 from planview.gate.shell_words import ShellRefusal, split_chain
 
-__all__ = ["READ_ONLY_SUBCOMMANDS", "GitCheck", "check_git_command"]
+__all__ = ["READ_ONLY_SUBCOMMANDS", "GitCheck", "check_git_command", "check_git_words"]
 
 
 class GitCheck(namedtuple("GitCheck", "allowed reason")):
@@ -271,8 +271,26 @@ _FILE_COMMANDS = frozenset(
 READ_ONLY_SUBCOMMANDS = frozenset(_PLAIN_READERS | SHAPED.keys())
 
 
-def _check_git(args: Sequence[str], root: Path | None) -> str | None:
-    """Why `git <args>` is refused, or None when it is a read-only form."""
+def _sandboxed_folder(args: Sequence[str], index: int, root: Path | None) -> tuple[int, str | None]:
+    """`git -C <folder>` with the kernel sandbox in force: (index after it, refusal)."""
+    word = args[index - 1]
+    folder = word[2:] if len(word) > 2 else (args[index] if index < len(args) else "")
+    if len(word) == 2:
+        index += 1
+    if not folder:
+        return index, "git -C needs a folder inside the project (git -C src log)"
+    if escapes(folder, root):
+        return index, (
+            f"git -C {show(folder)} runs git outside the project; in plan mode git reads only the project: "
+            "name a folder inside it"
+        )
+    return index, None
+
+
+def check_git_words(args: Sequence[str], root: Path | None, *, sandboxed: bool = False) -> str | None:
+    """Why `git <args>` is refused, or None when it is a read-only form. `sandboxed`: the kernel
+    sandbox is in force, so `-C <folder inside the project>` and `git config --get/--list` without
+    --local run too (the plan environment reads no user or system config)."""
     index = 0
     sub = ""
     while index < len(args) and args[index].startswith("-"):
@@ -281,6 +299,11 @@ def _check_git(args: Sequence[str], root: Path | None) -> str | None:
         if word == "--version":
             sub = "version"
             break
+        if sandboxed and word.startswith("-C"):
+            index, refused = _sandboxed_folder(args, index, root)
+            if refused is not None:
+                return refused
+            continue
         refused = _refused_option(word, "")
         if refused is not None:
             return refused
@@ -330,6 +353,8 @@ def _check_git(args: Sequence[str], root: Path | None) -> str | None:
                 f"git {sub} {show(word)} reads outside the project; in plan mode git reads only the "
                 "project: name paths inside it (relative, without .., not through a symlink that leads out)"
             )
+    if sandboxed and sub == "config":
+        return config_reason(rest, require_scope=False)
     shaped = SHAPED.get(sub)
     return shaped(rest) if shaped is not None else None
 
@@ -359,7 +384,7 @@ def check_git_command(command: str, root: Path | str | None = None) -> GitCheck:
         first = segment[0]
         if first.raw != "git":
             return GitCheck(False, _first_word_reason(first.raw, first.value))
-        reason = _check_git([word.value for word in segment[1:]], base)
+        reason = check_git_words([word.value for word in segment[1:]], base)
         if reason is not None:
             return GitCheck(False, reason)
     borrowed = borrowed_store(base) if base is not None else None

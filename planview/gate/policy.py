@@ -8,7 +8,8 @@ the session's job). In plan mode a call runs only when it is
 - planview's own write_plan (its plan_path passing the plan store's check the policy carries) or
   exit_plan_mode — exempt because the runtime says they are planview's tools, never because of the
   name alone;
-- bash with a read-only git command (planview.gate.git_shell);
+- bash with a read-only git command (planview.gate.git_shell), or, when the policy says plan-mode
+  bash runs in the kernel sandbox, a pipeline of read-only commands (planview.gate.plan_shell);
 - planview's own subagent when its schema declares readOnly, forced to readOnly: true (another
   tool named subagent starts an agent planview does not run, so it is refused like one);
 - any tool declaring readOnlyHint: true that takes no path (planview.gate.path_guard), unless the
@@ -155,12 +156,12 @@ def _bash(call: ToolCall, policy: GatePolicy) -> Decision:
         return _deny(call, f"bash in plan mode takes only command (and timeout); drop {show(extra[0])}")
     if "command" not in call.input:
         return _deny(call, 'bash needs a command, e.g. {"command": "git status"}')
-    from planview.gate.git_shell import check_git_command
+    from planview.gate.plan_shell import check_plan_command
 
-    verdict = check_git_command(call.input["command"], policy.project_root)
+    verdict = check_plan_command(call.input["command"], policy.project_root, sandboxed=policy.sandboxed)
     if not verdict.allowed:
         return _deny(call, verdict.reason)
-    return _allow(call, "read-only git")
+    return _allow(call, "read-only command, in the kernel sandbox" if policy.sandboxed else "read-only git")
 
 
 def _write_plan(call: ToolCall, policy: GatePolicy) -> Decision:

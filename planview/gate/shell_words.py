@@ -42,6 +42,26 @@ _TOKEN = LazyPattern(
     r"|(?P<brace>[{}])"
     r"|(?P<meta>.)"
 )
+# With the kernel sandbox in force (planview.sandbox) plan mode also takes pipes, || and the
+# redirections that write nothing: output or errors to /dev/null, stderr into stdout. Such a
+# redirection is a token only at the start of a word (never inside quotes or a word) and is dropped
+# from the words: the program never sees it. Globs (* ? [) are plain characters there: bash expands
+# them in the project, and a word that climbs out (../*, /etc/*) is still refused by its spelling.
+_WIDE_TOKEN = re.compile(
+    r"(?P<redir>(?<![^ \t;&|])(?:(?:[12]?>>?|&>)[ \t]*/dev/null|[12]?>&[12])(?![^ \t;&|]))"
+    r"|(?P<ws>[ \t]+)"
+    r"|(?P<plain>[^ \t'\"\\|&;<>()$`#{}]+)"
+    r"|(?P<sq>'[^']*')"
+    r'|(?P<dq>"(?:[^"\\]|\\.)*")'
+    r"|(?P<bs>\\.?)"
+    r"|(?P<and>&&)"
+    r"|(?P<or>\|\|)"
+    r"|(?P<pipe>\|)"
+    r"|(?P<semi>;)"
+    r"|(?P<brace>[{}])"
+    r"|(?P<meta>.)",
+    re.S,
+)
 # Anything below space except tab, DEL and the C1 range: never part of a command a model should send.
 _CONTROL = LazyPattern(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")
 # A backslash before one of these escapes shell syntax; a backslash before anything else is taken
@@ -107,8 +127,11 @@ def _check_braces(skeleton: str) -> None:
             groups[-1].append(char)
 
 
-def split_chain(command: str) -> list[list[Word]]:
-    """The words of each `&&` / `;` segment, or ShellRefusal. Segments may be empty (the caller decides)."""
+def split_chain(command: str, *, pipes: bool = False) -> list[list[Word]]:
+    """The words of each `&&` / `;` segment, or ShellRefusal. Segments may be empty (the caller decides).
+
+    `pipes` (the kernel sandbox is in force): `|` and `||` separate segments too, and redirections
+    to /dev/null (`2>/dev/null`, `>/dev/null`, `&>/dev/null`) and `2>&1` are dropped."""
     control = _CONTROL.search(command)
     if control is not None:
         char = control.group()
@@ -141,13 +164,13 @@ def split_chain(command: str) -> list[list[Word]]:
             values.clear()
             start = -1
 
-    for match in _TOKEN.finditer(command):
+    for match in (_WIDE_TOKEN if pipes else _TOKEN).finditer(command):
         kind = match.lastgroup
         text = match.group()
-        if kind == "ws":
+        if kind == "ws" or kind == "redir":
             flush(match.start())
             continue
-        if kind == "and" or kind == "semi":
+        if kind in ("and", "semi", "or", "pipe"):
             flush(match.start())
             segments.append([])
             continue

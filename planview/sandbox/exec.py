@@ -12,8 +12,9 @@ program, which is why the restriction happens here, in a fresh single-threaded p
 It forks once: the child enters the private namespaces (where the kernel allows them), drops every
 capability, applies Landlock (planview.sandbox.rules) and the seccomp filter, closes every inherited
 descriptor above 2 and execs; the parent forwards signals, waits, removes the child's scratch folder
-(its TMPDIR) and exits with the child's status (128+N for a signal). Without Landlock it runs
-nothing and exits 126: the wrapper never runs a command unconfined.
+(its TMPDIR) and exits with the child's status (killed by SIGTERM, SIGKILL, SIGINT, SIGHUP,
+SIGUSR1/2 or SIGPIPE: it kills itself with the same signal; another signal: exit 128+N). Without
+Landlock it runs nothing and exits 126: the wrapper never runs a command unconfined.
 
 The agent profile (an ACP agent's own process while it plans, and all it starts) reads and runs
 everything, writes only the `--write` folders (the project's plans folder, the agent's own state
@@ -34,6 +35,7 @@ USAGE = (
     "[--check] -- CMD..."
 )
 PROFILES = ("command", "agent")
+_RERAISED = frozenset({1, 2, 9, 10, 12, 13, 14, 15})  # HUP INT KILL USR1 USR2 PIPE ALRM TERM
 _EXIT_SETUP = 126
 _EXIT_NOT_FOUND = 127
 
@@ -265,7 +267,14 @@ def main(argv: list[str] | None = None) -> int:
         _, status = os.waitpid(pid, 0)
     finally:
         remove_tree(scratch)
-    return os.waitstatus_to_exitcode(status) if os.WIFEXITED(status) else 128 + os.WTERMSIG(status)
+    signum = os.WTERMSIG(status) if os.WIFSIGNALED(status) else 0
+    if signum in _RERAISED:  # die of the same signal, so the caller sees what it would have seen
+        _signal.signal(signum, _signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+        return 128 + signum
+    if signum:
+        return 128 + signum  # a signal that dumps core: not raised here (no core of this wrapper)
+    return os.waitstatus_to_exitcode(status)
 
 
 if __name__ == "__main__":

@@ -72,6 +72,7 @@ class SessionBase:
     ) -> None:
         from planview.approval.approvals import Approvals
         from planview.gate.calls import GatePolicy
+        from planview.sandbox import status as sandbox_status
 
         self._project_root = Path(project_root).absolute()
         self.provider = provider
@@ -85,6 +86,7 @@ class SessionBase:
             project_root=self._project_root,
             plan_path_check=self._store.check_path,  # write_plan's plan_path: this store's own rule
             home=self._store.home,  # plan-mode readers may read the plans there (gate.read_scope)
+            sandboxed=sandbox_status.current().enforcing,  # the bash tool then runs in the sandbox
         )
         from planview.session.mcp.hub import McpHub
 
@@ -219,6 +221,11 @@ class SessionBase:
 
     def relative(self, path: Path) -> str:
         return self._store.relative(path)
+
+    @property
+    def sandboxed(self) -> bool:
+        """Plan-mode commands run in the kernel sandbox (decided with the gate policy, once)."""
+        return self.policy.sandboxed
 
     def tool_env(self) -> Mapping[str, str]:
         """The environment of the agent's tool processes: marked, so `planview approve` there refuses;

@@ -125,6 +125,16 @@ class SessionScreen(Screen):
         if notice is not None:
             self._resume_notice = notice.for_model
             self.transcript.add_notice(notice.shown, kind="warning" if notice.kind != "approved" else "mode")
+        if not getattr(self.session, "sandboxed", True):  # said once, and the chip keeps saying it
+            from planview.sandbox import status as sandbox_status
+
+            self.chip.lists_only = True
+            self.transcript.add_notice(
+                "Plan mode here runs on planview's lists alone: "
+                f"{sandbox_status.current().reason}. Plan-mode bash runs read-only git only "
+                "(planview doctor says what enforces plan mode).",
+                kind="warning",
+            )
         self.sync_from_session()
         todos = self.session.todos
         if todos:

@@ -10,6 +10,11 @@ refused by the gate with the project root, as `planview gate check` decides it. 
 a few of the commands without the plan environment to prove the rig is real.
 
 The fixture is built once per module (about a second); the corpus run takes a few seconds.
+
+These tests try the lists and the plan environment alone (the kernel sandbox forced off, in
+process), except the `contained` ones: a rig without its include of an outside file (which the
+sandbox makes git refuse to read, so the sandboxed plan shell refuses git there), run with the
+sandbox as this machine has it.
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from pathlib import Path
 import pytest
 
 from planview.gate.git_shell import check_git_command
+from planview.sandbox import status as sandbox_status
 from planview.session.providers.base import ModelToolCall
 from planview.session.providers.scripted import ScriptedProvider, parse_script
 from planview.session.session import Session
@@ -63,6 +69,25 @@ def hostile(tmp_path_factory: pytest.TempPathFactory) -> Iterator[hostile_repo.H
     tmp = tmp_path_factory.mktemp("hostile")
     h = hostile_repo.build(tmp)
     yield from (h for _ in _inherit(h, tmp))
+
+
+@pytest.fixture(scope="module")
+def contained(tmp_path_factory: pytest.TempPathFactory) -> Iterator[hostile_repo.Hostile]:
+    """The hostile rig without its include.path to an outside file."""
+    tmp = tmp_path_factory.mktemp("contained")
+    h = hostile_repo.build(tmp)
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull}
+    subprocess.run(["git", "config", "--unset", "include.path"], cwd=h.root, env=env, check=True)
+    yield from (h for _ in _inherit(h, tmp))
+
+
+@pytest.fixture(autouse=True)
+def _lists_alone(request: pytest.FixtureRequest) -> Iterator[None]:
+    if "contained" in request.fixturenames:
+        yield
+        return
+    with sandbox_status.forced(sandbox_status.lists_only("these tests try the lists alone")):
+        yield
 
 
 @pytest.fixture(scope="module")
@@ -153,9 +178,42 @@ async def test_plan_mode_runs_the_corpus_in_a_plain_repository(plain: hostile_re
     assert "a.txt" in outputs["git status"]
 
 
-def test_planview_run_plan_in_the_hostile_repository(hostile: hostile_repo.Hostile, tmp_path: Path) -> None:
+async def test_plan_mode_runs_the_corpus_in_the_sandbox(contained: hostile_repo.Hostile) -> None:
+    """The same corpus through plan-mode bash with the kernel sandbox as this machine has it."""
+    outputs = await run_corpus(contained, READ_ONLY)
+    assert "b.bin" in outputs["git status"] and "d.bin" not in outputs["git status"]
+    assert "+two" in outputs["git diff"] and "+more" in outputs["git diff"]
+    assert "signed commit" in outputs["git log --oneline"]
+    assert "a note" in outputs["git notes show HEAD"]
+
+
+async def test_the_sandbox_refuses_git_when_the_config_includes_an_outside_file(
+    contained: hostile_repo.Hostile,
+) -> None:
+    if not sandbox_status.current().enforcing:
+        pytest.skip("no kernel sandbox here: the lists alone decide (the tests above)")
+    env = {**os.environ, "GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull}
+    subprocess.run(
+        ["git", "config", "include.path", str(contained.outside / "included.cfg")],
+        cwd=contained.root,
+        env=env,
+        check=True,
+    )
+    try:
+        s = session(contained.root)
+        result = (await s.run_tool_call(ModelToolCall("c1", "bash", {"command": "git status"}))).result
+        assert result.text.startswith("Refused") and "include.path" in result.text, result.text
+        ls = (await s.run_tool_call(ModelToolCall("c2", "bash", {"command": "ls"}))).result
+        assert "a.txt" in ls.text, ls.text
+    finally:
+        subprocess.run(["git", "config", "--unset", "include.path"], cwd=contained.root, env=env, check=True)
+
+
+def test_planview_run_plan_in_the_hostile_repository(contained: hostile_repo.Hostile, tmp_path: Path) -> None:
     """The whole CLI path: `planview run --plan --script` (scripted model) calling bash with a slice of
-    the corpus; its JSON transcript holds no outside text, and nothing ran or changed."""
+    the corpus; its JSON transcript holds no outside text, and nothing ran or changed (a planview
+    process of its own: the sandbox as this machine has it)."""
+    hostile = contained
     commands = READ_ONLY[::6]
     turn = {"tool_calls": [{"name": "bash", "arguments": {"command": c}} for c in commands]}
     script = tmp_path / "script.jsonl"

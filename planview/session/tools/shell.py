@@ -1,8 +1,11 @@
 """bash: runs a command in the project root with a timeout and an output cap.
 
-In plan mode the gate lets only read-only git commands through, and the tool runs them with
-git's config-named programs switched off (git_env). Otherwise it runs whatever reaches it. The command runs in its own process group so a timeout or a
-cancelled turn kills everything it started.
+In plan mode the gate lets only read-only commands through, and the tool runs them with git's
+config-named programs switched off (git_env) and, where the kernel offers it, inside the sandbox
+(planview.sandbox: reads only the project, writes nothing, no network); with the sandbox the gate
+also lets rg, grep, find, ls, cat, sed -n and friends through, without it only read-only git.
+Otherwise it runs whatever reaches it. The command runs in its own process group so a timeout or
+a cancelled turn kills everything it started.
 """
 
 from __future__ import annotations
@@ -62,13 +65,16 @@ async def bash(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
     # Marked as a session's tool process (an approval attempted from it is refused); in plan mode
     # also git's read-only settings.
     env = dict(ctx.host.tool_env())
+    argv = ["bash", "-c", command]
     if ctx.host.mode == "plan":
         env = await git_env.plan_env(ctx.project_root, env)
-        command = git_env.plan_script(command)
+        argv = ["bash", "-c", git_env.plan_script(command)]
+        if ctx.host.sandboxed:
+            from planview.sandbox.launch import wrap
+
+            argv = wrap(argv, ctx.project_root)
     proc = await asyncio.create_subprocess_exec(
-        "bash",
-        "-c",
-        command,
+        *argv,
         cwd=ctx.project_root,
         env=env,
         stdin=asyncio.subprocess.DEVNULL,
@@ -117,7 +123,9 @@ TOOLS = (
         "bash",
         "Run a shell command in the project root (the working directory is already the root; no cd needed). "
         "Output is capped and the command is stopped after `timeout` seconds. While planning, only read-only "
-        "git commands are allowed (git status, git diff, git log, git show ...; chain with && or ;).",
+        "commands are allowed: read-only git (git status, git diff, git log, git show ...), and where the "
+        "kernel sandbox is in force also rg, grep -rn, find, ls, cat, head, tail, wc, sort, uniq, cut, "
+        "sed -n, tr, file, stat, tree, diff, with pipes, 2>/dev/null, && / || / ;.",
         schema(
             {
                 "command": {"type": "string", "description": "the command line, run with bash -c"},

@@ -10,16 +10,24 @@ from textual.widgets import Static
 
 
 def chip_text(
-    mode: str, plan: str | None, *, approved: bool = False, stale: bool = False, width: int | None = None
+    mode: str,
+    plan: str | None,
+    *,
+    approved: bool = False,
+    stale: bool = False,
+    width: int | None = None,
+    lists_only: bool = False,
 ) -> str:
     """`⋮ plan`, `⋮ plan · <plan>`, `⋮ execute · <plan> ✓`, `⋮ execute · <plan> ✗ stale`.
 
     Without a plan, execute mode (plan mode off) reads plainly `⋮ execute`. Within `width` cells
     the plan name gives way (ending in `…`), never the mode or the ✓ / ✗ stale that follow it.
+    `lists_only`: the kernel offers no sandbox here, so plan mode reads `⋮ plan (lists only)`.
     """
+    label = f"{mode} (lists only)" if lists_only and mode == "plan" else mode
     if plan is None:
-        return f"⋮ {mode}"
-    head = f"⋮ {mode} · "
+        return f"⋮ {label}"
+    head = f"⋮ {label} · "
     tail = " ✗ stale" if stale else " ✓" if mode == "execute" and approved else ""
     if width is not None:
         room = width - cell_len(head) - cell_len(tail)
@@ -34,6 +42,7 @@ class ModeChip(Static):
         self.text = ""
         self._state: tuple[str, str | None, bool, bool] = ("plan", None, False, False)
         self._width: int | None = None
+        self.lists_only = False  # the kernel offers no sandbox: plan mode runs on lists alone
 
     def show(self, mode: str, plan: str | None, *, approved: bool = False, stale: bool = False) -> None:
         self._state = (mode, plan, approved, stale)
@@ -50,7 +59,9 @@ class ModeChip(Static):
 
     def _draw(self) -> None:
         mode, plan, approved, stale = self._state
-        self.text = chip_text(mode, plan, approved=approved, stale=stale, width=self._width)
+        self.text = chip_text(
+            mode, plan, approved=approved, stale=stale, width=self._width, lists_only=self.lists_only
+        )
         self.update(Text(self.text, no_wrap=True))
 
 
