@@ -14,12 +14,13 @@ import re
 
 from planview.fileguard import NotAFileError, TooLargeError, read_regular
 from planview.gate.git_store import common_dir
+from planview.lazy_regex import LazyPattern
 
 __all__ = ["outside_include"]
 
 _CAP = 1024 * 1024
-_SECTION = re.compile(r'^\s*\[\s*([A-Za-z0-9.-]+)(?:\s+"(?:[^"\\]|\\.)*")?\s*\]\s*(.*)$')
-_PATH = re.compile(r"^\s*path\s*=\s*(.*?)\s*$", re.IGNORECASE)
+_SECTION = LazyPattern(r'^\s*\[\s*([A-Za-z0-9.-]+)(?:\s+"(?:[^"\\]|\\.)*")?\s*\]\s*(.*)$')
+_PATH = LazyPattern(r"(?i)^\s*path\s*=\s*(.*?)\s*$")
 
 
 def _value(raw: str) -> str:

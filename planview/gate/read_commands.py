@@ -14,12 +14,16 @@ option (`sort --out=x` is `--output=x`), so a refused long option is refused in 
 from __future__ import annotations
 
 import re
+from collections import namedtuple
 from collections.abc import Sequence
-from pathlib import Path
-from typing import NamedTuple
 
 from planview.gate.calls import show
 from planview.gate.git_paths import escapes
+from planview.lazy_regex import LazyPattern
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (the hook's start-up)
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = ["READ_COMMANDS", "READ_COMMANDS_LIST", "reader_reason"]
 
@@ -28,14 +32,15 @@ READ_COMMANDS_LIST = (
 )
 
 
-class Reader(NamedTuple):
+class Reader(namedtuple("Reader", "short_values long_values refused first_operand gnu", defaults=(True,))):
     """How one read-only program is checked: its value-taking options, the refused ones, its operands."""
 
+    __slots__ = ()  # collections.namedtuple: typing.NamedTuple imports typing (the hook's start-up)
     short_values: str  # short options whose value is the next word (or the rest of the word)
     long_values: frozenset[str]  # long options whose value is the next word unless written with =
     refused: dict[str, str]  # option -> why (long names refused in every abbreviation)
     first_operand: str  # "pattern" (grep, rg), "script" (sed), "none" (tr: no file operands), "" (files)
-    gnu: bool = True  # getopt_long: unambiguous abbreviations of long options count
+    gnu: bool  # getopt_long: unambiguous abbreviations of long options count (default True)
 
 
 _RG_LONG_VALUES = frozenset(
@@ -242,7 +247,7 @@ _FIND_GLOBAL = frozenset({"-H", "-L", "-P", "-O0", "-O1", "-O2", "-O3", "-D"})
 # sed scripts plan mode runs: addresses, then p P = l q Q n N d D { } ! or s/…/…/ with printing
 # flags only (w writes a file, e runs the pattern space as a command, r/R/W/e commands likewise).
 _SED_ADDRESS = r"(?:\d+(?:~\d+)?|\$|/(?:[^/\\]|\\.)*/[IM]*)"
-_SED_COMMAND = re.compile(
+_SED_COMMAND = LazyPattern(
     rf"\s*(?:{_SED_ADDRESS}(?:\s*,\s*(?:{_SED_ADDRESS}|[+~]\d+))?)?\s*!?\s*"
     r"(?:[pP=lqQnNdDgGhHxz{}]|s(?P<d>[^\s\\\n;{}])(?:(?!(?P=d))[^\\\n]|\\.)*(?P=d)(?:(?!(?P=d))[^\\\n]|\\.)*(?P=d)[gpiImM0-9]*)?\s*$"
 )

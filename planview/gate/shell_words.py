@@ -47,7 +47,8 @@ _TOKEN = LazyPattern(
 # redirection is a token only at the start of a word (never inside quotes or a word) and is dropped
 # from the words: the program never sees it. Globs (* ? [) are plain characters there: bash expands
 # them in the project, and a word that climbs out (../*, /etc/*) is still refused by its spelling.
-_WIDE_TOKEN = re.compile(
+_WIDE_TOKEN = LazyPattern(
+    r"(?s)"
     r"(?P<redir>(?<![^ \t;&|])(?:(?:[12]?>>?|&>)[ \t]*/dev/null|[12]?>&[12])(?![^ \t;&|]))"
     r"|(?P<ws>[ \t]+)"
     r"|(?P<plain>[^ \t'\"\\|&;<>()$`#{}]+)"
@@ -59,8 +60,7 @@ _WIDE_TOKEN = re.compile(
     r"|(?P<pipe>\|)"
     r"|(?P<semi>;)"
     r"|(?P<brace>[{}])"
-    r"|(?P<meta>.)",
-    re.S,
+    r"|(?P<meta>.)"
 )
 # Anything below space except tab, DEL and the C1 range: never part of a command a model should send.
 _CONTROL = LazyPattern(r"[\x00-\x08\x0a-\x1f\x7f-\x9f]")

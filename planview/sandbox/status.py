@@ -9,25 +9,28 @@ it, since an agent can set those.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from collections import namedtuple
 
 LANDLOCK = "landlock"
 LISTS_ONLY = "lists only"
 
 
-@dataclass(frozen=True)
-class SandboxStatus:
+class SandboxStatus(
+    namedtuple(
+        "SandboxStatus", "mechanism abi network seccomp reason still_open", defaults=(0, "", False, "", ())
+    )
+):
     """What enforces plan mode here: the mechanism, Landlock's ABI, the network isolation, whether the
-    seccomp filter is installed, why the kernel does not enforce (when it does not), what stays open."""
+    seccomp filter is installed, why the kernel does not enforce (when it does not), what stays open.
+    (A namedtuple: the Claude hook asks for it, and dataclasses would add to its start-up.)"""
 
-    mechanism: str
-    abi: int = 0
-    network: str = ""
-    seccomp: bool = False
-    reason: str = ""
-    still_open: tuple[str, ...] = field(default_factory=tuple)
+    __slots__ = ()
+    mechanism: str  # LANDLOCK or LISTS_ONLY
+    abi: int  # Landlock's ABI (0: none)
+    network: str  # the network isolation, in words
+    seccomp: bool  # the seccomp filter is installed too
+    reason: str  # why plan mode runs on lists only ("" when the kernel enforces)
+    still_open: tuple[str, ...]  # what the sandbox leaves open, in words
 
     @property
     def enforcing(self) -> bool:
@@ -112,15 +115,21 @@ def current() -> SandboxStatus:
     return _detected
 
 
-@contextmanager
-def forced(status: SandboxStatus) -> Iterator[SandboxStatus]:
+class forced:  # noqa: N801 (used as a function: `with forced(lists_only("why")):`)
     """Test seam: within the block every surface sees `status` (e.g. `lists_only("test")`)."""
-    global _forced
-    previous, _forced = _forced, status
-    try:
-        yield status
-    finally:
-        _forced = previous
+
+    def __init__(self, status: SandboxStatus) -> None:
+        self.status = status
+        self.previous: SandboxStatus | None = None
+
+    def __enter__(self) -> SandboxStatus:
+        global _forced
+        self.previous, _forced = _forced, self.status
+        return self.status
+
+    def __exit__(self, *exc: object) -> None:
+        global _forced
+        _forced = self.previous
 
 
 def lists_only(reason: str) -> SandboxStatus:
