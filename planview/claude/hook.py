@@ -96,6 +96,41 @@ def _read_only_tools(home: Path) -> tuple[frozenset[str], str | None]:
     )
 
 
+def _kernel_sandbox(home: Path) -> bool:
+    """Whether plan-mode Bash runs in the kernel sandbox here; with `[sandbox] require = true` in the
+    user's or the project's config and no sandbox, a PlanviewError that refuses it (naming why)."""
+    from planview.sandbox import status as sandbox_status
+
+    found = sandbox_status.current()
+    if found.enforcing:
+        return True
+    from planview.config import user_config_path
+
+    for path in (user_config_path(), home / "config.toml"):
+        if _requires_sandbox(path):
+            from planview.sandbox.errors import SandboxRequired
+
+            raise SandboxRequired(
+                f"plan mode needs the kernel sandbox ([sandbox] require = true in {path}), and this machine "
+                f"offers none: {found.reason}. Bash is refused while planning; run where Linux has Landlock, "
+                "or remove that setting to plan on planview's lists alone"
+            )
+    return False
+
+
+def _requires_sandbox(path: Path) -> bool:
+    if not path.is_file():
+        return False
+    try:
+        import tomllib
+
+        data = tomllib.loads(path.read_text(encoding="utf-8")[: 256 * 1024])
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+        return False
+    table = data.get("sandbox")
+    return isinstance(table, dict) and table.get("require") is True
+
+
 class HookContext:
     """What one hook call works with: the event, the project, planview's home and the session state."""
 
@@ -358,7 +393,12 @@ def handle(event: HookEvent, timeout: float = DEFAULT_TIMEOUT) -> HookAnswer:
         vouched, ignored = (
             _read_only_tools(ctx.home) if event.tool_name.startswith("mcp__") else (frozenset(), None)
         )
-        verdict = plan_mode_verdict(event.tool_name, event.tool_input, ctx.root, vouched, event.cwd)
+        # Bash runs in the kernel sandbox where this machine has one (the wider read-only list then
+        # applies); asked only for Bash: the sandbox's probe loads ctypes.
+        sandboxed = event.tool_name == "Bash" and _kernel_sandbox(ctx.home)
+        verdict = plan_mode_verdict(
+            event.tool_name, event.tool_input, ctx.root, vouched, event.cwd, sandboxed=sandboxed
+        )
         if not verdict.allowed and ignored is not None and event.tool_name not in vouched:
             verdict = verdict._replace(reason=f"{verdict.reason}; {ignored}")
         if not verdict.allowed:
@@ -368,7 +408,7 @@ def handle(event: HookEvent, timeout: float = DEFAULT_TIMEOUT) -> HookAnswer:
         if verdict.allowed and event.tool_name == "Bash":
             from planview.claude.git_wrap import neutralised_command
 
-            wrapped = neutralised_command(str(event.tool_input["command"]), ctx.root)
+            wrapped = neutralised_command(str(event.tool_input["command"]), ctx.root, sandboxed=sandboxed)
             return answer.allow(
                 f"planview plan mode: {verdict.reason}",
                 updated_input={**event.tool_input, "command": wrapped},
