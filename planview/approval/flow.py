@@ -99,7 +99,13 @@ def _signing(approvals: Approvals, sign: bool | None) -> tuple[str | None] | Non
     try:
         preflight(approvals.project_root, settings.signing_key)
     except PlanviewError as exc:
-        raise ApprovalError(f"not approved: {str(exc).rstrip('.')} (nothing was recorded)") from exc
+        # Asked for by the config rather than by this command: say how to approve unsigned here.
+        off = (
+            '; or set [approval] sign = "off" in this project\'s .planview/config.toml'
+            if sign is None
+            else ""
+        )
+        raise ApprovalError(f"not approved: {str(exc).rstrip('.')}{off} (nothing was recorded)") from exc
     return (settings.signing_key,)
 
 

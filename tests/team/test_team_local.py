@@ -239,3 +239,24 @@ def test_signing_without_a_key_refuses_before_anything_is_recorded(
     assert line.startswith("planview: not approved: no SSH signing key: set `signing_key")
     assert line.endswith("(nothing was recorded)")
     assert team.pv(clone, "status", str(plan)).stdout.startswith("not approved")
+
+
+def test_sign_from_the_config_without_a_key_says_how_to_approve_unsigned(
+    team: Team, approved: dict[str, str]
+) -> None:
+    clone = team.clone("cfg-no-key", "alice")
+    team.git(clone, "config", "--unset", "user.signingkey")
+    user_config = Path(team.env["XDG_CONFIG_HOME"]) / "planview" / "config.toml"
+    user_config.parent.mkdir(parents=True, exist_ok=True)
+    user_config.write_text('[approval]\nsign = "ssh"\n')  # every project of this user signs
+    try:
+        plan = team.write_plan(clone, PLAN.replace("# Add the parser", "# Cfg"), "2026-01-01-0007-cfg.md")
+        done = team.pv(clone, "approve", str(plan))
+        assert done.returncode == 2
+        assert 'or set [approval] sign = "off" in this project\'s .planview/config.toml' in done.stderr
+        (clone / ".planview" / "config.toml").write_text('[approval]\nsign = "off"\n')
+        done = team.pv(clone, "approve", str(plan))
+        assert done.returncode == 0, done.stderr
+        assert "signed:" not in done.stdout
+    finally:
+        user_config.unlink()
