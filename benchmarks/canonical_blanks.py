@@ -56,12 +56,12 @@ def whole(cmd: list[str], cwd: Path, repeat: int) -> float:
 
 def main() -> int:
     from planview.plan.canonical import canonical_sha256
-    from planview.plan.document import parse_tokens
+    from planview.plan.document import clear_parse_cache
     from planview.plan.markup import strip_inline
     from planview.plan.steps import extract_steps
 
     def cold(text: str) -> None:  # caches cleared: every run parses from scratch
-        parse_tokens.cache_clear()
+        clear_parse_cache()
         strip_inline.cache_clear()
         canonical_sha256(text)
         extract_steps(text)

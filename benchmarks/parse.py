@@ -22,7 +22,7 @@ from markdown_it import MarkdownIt
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from planview.plan.document import parse_plan, parse_tokens  # noqa: E402
+from planview.plan.document import clear_parse_cache, parse_plan  # noqa: E402
 from planview.plan.markup import strip_inline  # noqa: E402
 from planview.plan.steps import extract_steps  # noqa: E402
 
@@ -81,7 +81,7 @@ def synthetic_plan(target_lines: int = 10_000) -> str:
 
 
 def ours(text: str) -> tuple[int, int]:
-    parse_tokens.cache_clear()
+    clear_parse_cache()
     strip_inline.cache_clear()
     sections = parse_plan(text).sections
     steps = extract_steps(text).steps

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from planview.plan.canonical import canonical_text
-from planview.plan.document import Section, parse_plan
+from planview.plan.document import PlanDocument, Section, parse_plan
 from planview.plan.feedback import strip_feedback
 
 SectionStatus = Literal["unchanged", "changed", "added"]
@@ -64,13 +64,18 @@ def _body(section: Section) -> str:
 
 
 def matched_sections(
-    previous: str, current: str
+    previous: str, current: str, current_document: PlanDocument | None = None
 ) -> tuple[list[tuple[Section, Section | None]], list[Section]]:
     """Each current section with the previous one it matches (None: added), and the unmatched previous ones.
 
-    Both texts have their review comments stripped first (a comment never reads as an edit)."""
+    Both texts have their review comments stripped first (a comment never reads as an edit).
+    `current_document`: `current` already parsed (a long plan is not parsed twice)."""
+    stripped = strip_feedback(current)
+    if current_document is not None and current_document.text == stripped:
+        after = current_document.sections
+    else:
+        after = parse_plan(stripped).sections
     before = parse_plan(strip_feedback(previous)).sections
-    after = parse_plan(strip_feedback(current)).sections
     pool: dict[tuple[str, bool], list[Section]] = {}
     for section in before:
         pool.setdefault(_key(section), []).append(section)
@@ -82,9 +87,11 @@ def matched_sections(
     return pairs, [s for s in before if id(s) in leftover]
 
 
-def changed_sections(previous: str, current: str) -> SectionDiff:
+def changed_sections(
+    previous: str, current: str, current_document: PlanDocument | None = None
+) -> SectionDiff:
     """Per current section: unchanged / changed / added; plus the removed titles."""
-    pairs, removed = matched_sections(previous, current)
+    pairs, removed = matched_sections(previous, current, current_document)
     changes: list[SectionChange] = []
     for section, old in pairs:
         if old is None:

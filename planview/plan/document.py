@@ -151,14 +151,32 @@ class ParsedPlan:
     code_ranges: tuple[tuple[int, int], ...]  # 1-based inclusive ranges of fenced / indented code
 
 
+# markdown-it's tokens take about 1 kB a source line: a plan longer than this is parsed again by each
+# caller rather than kept (eight cached 50,000-line plans held 400 MB).
+CACHED_CHARS = 256 * 1024
+
+
 def parse_plan(text: str) -> PlanDocument:
     """Parse `text` into sections and blocks. Never raises on any str."""
     return parse_tokens(text).document
 
 
-@lru_cache(maxsize=8)
 def parse_tokens(text: str) -> ParsedPlan:
     """Parse once; callers that need tokens (steps, feedback) share this. Tokens must not be mutated."""
+    return _cached_parse(text) if len(text) <= CACHED_CHARS else _parse(text)
+
+
+@lru_cache(maxsize=8)
+def _cached_parse(text: str) -> ParsedPlan:
+    return _parse(text)
+
+
+def clear_parse_cache() -> None:
+    """Forget every cached parse (benchmarks measure cold parses)."""
+    _cached_parse.cache_clear()
+
+
+def _parse(text: str) -> ParsedPlan:
     lines = split_lines(text)
     if not lines:
         return ParsedPlan(PlanDocument(text, (), (), None, None), (), ())

@@ -86,10 +86,10 @@ def canonical_sha256(text: str) -> str:
     return canonical_sha256(text)
 
 
-def changed_sections(before: str, after: str) -> SectionDiff:
+def changed_sections(before: str, after: str, document: PlanDocument | None = None) -> SectionDiff:
     from planview.plan.diff import changed_sections
 
-    return changed_sections(before, after)
+    return changed_sections(before, after, document)
 
 
 def changed_indices(diff: SectionDiff | None) -> frozenset[int]:

@@ -165,7 +165,7 @@ class PlanScreen(Screen["ReviewDecision"]):
         """The whole-document work (runs in the loading thread, or inline when needed at once)."""
         baseline = self._baselines.load(self.plan_path) if self._baselines else None
         document = parse_plan(text)
-        diff = changed_sections(baseline, text) if baseline is not None else None
+        diff = changed_sections(baseline, text, document) if baseline is not None else None
         return Loaded(text, document, canonical_sha256(text), baseline, diff)
 
     def _start_loading(self) -> None:

@@ -389,9 +389,13 @@ def _joined(parts: Iterable[list[_Line]], tight: bool) -> list[_Line]:
 class SectionRenderer:
     """Renders section text to lines, cached by (section text, width, theme)."""
 
-    def __init__(self, max_entries: int = 8192) -> None:
+    def __init__(self, max_entries: int = 8192, max_lines: int = 2500) -> None:
         self._cache: OrderedDict[tuple[object, ...], RenderedSection] = OrderedDict()
         self._max = max_entries
+        # Bounded by lines too: a reload of a long plan re-renders only what it shows, but the cache
+        # must not hold every line of a 50,000-line plan (about 1.7 kB a line).
+        self._max_lines = max_lines
+        self._lines = 0
         self._md = markdown()
         self._consoles: dict[int, Console] = {}
         self.renders = 0  # cache misses, for tests and benchmarks
@@ -429,10 +433,19 @@ class SectionRenderer:
         self.renders += 1
         if rendered.plain_code:
             return rendered
-        self._cache[key] = rendered
-        if len(self._cache) > self._max:
-            self._cache.popitem(last=False)
+        self._store(key, rendered)
         return rendered
+
+    def clear(self) -> None:
+        self._cache.clear()
+        self._lines = 0
+
+    def _store(self, key: tuple[object, ...], rendered: RenderedSection) -> None:
+        self._cache[key] = rendered
+        self._lines += len(rendered.lines)
+        while len(self._cache) > 1 and (len(self._cache) > self._max or self._lines > self._max_lines):
+            _key, old = self._cache.popitem(last=False)
+            self._lines -= len(old.lines)
 
     def render_diff(self, pieces: tuple[Piece, ...], width: int, theme: RenderTheme) -> RenderedSection:
         """A changed section as its source lines with deleted and inserted words marked (`d`)."""
@@ -448,9 +461,7 @@ class SectionRenderer:
             console,
             width,
         )
-        self._cache[key] = rendered
-        if len(self._cache) > self._max:
-            self._cache.popitem(last=False)
+        self._store(key, rendered)
         return rendered
 
     def _render(self, text: str, width: int, theme: RenderTheme, front_matter: bool) -> RenderedSection:
