@@ -415,7 +415,8 @@ def main() -> int:
             needles = needles_for(path.read_text(encoding="utf-8"))
             ours = Row(f"planview review  {label}", [*planview, "review", str(path)], needles, [])
             rich = Row(f"rich.markdown    {label}", [python, "-m", "rich.markdown", str(path)], needles, [])
-            table += [ours, rich]
+            # (rich.markdown of a second 50,000-line plan adds minutes and no target)
+            table += [ours] if "400-item" in label else [ours, rich]
             per_plan.append((label, ours, rich))
 
         import textual
