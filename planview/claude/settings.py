@@ -10,6 +10,7 @@ a file written in JSON's usual layout. A file that is not a JSON object is refus
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shlex
@@ -49,6 +50,9 @@ class Change:
     added: tuple[str, ...]  # "PreToolUse (matcher *)", ...
     removed: tuple[str, ...]
     command: str
+    before: bytes | None = None  # install: the file's bytes before (None: there was no file)
+    after: bytes | None = None  # install: the bytes written
+    deleted: bool = False  # uninstall: the file planview had created was removed, not left as {}
 
 
 def settings_path(scope: Scope, project_root: Path) -> Path:
@@ -128,15 +132,29 @@ def _hooks(data: dict[str, Any], path: Path) -> dict[str, Any]:
     return hooks
 
 
-def _save(path: Path, data: dict[str, Any], indent: int | str, newline: bool) -> None:
+def _save(path: Path, data: dict[str, Any], indent: int | str, newline: bool) -> bytes:
+    text = json.dumps(data, indent=indent, ensure_ascii=False) + ("\n" if newline else "")
+    _write(path, text.encode("utf-8"))
+    return text.encode("utf-8")
+
+
+def _write(path: Path, payload: bytes) -> None:
     from planview.atomic import atomic_write
 
-    text = json.dumps(data, indent=indent, ensure_ascii=False) + ("\n" if newline else "")
     path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        atomic_write(path, text)
+        atomic_write(path, payload)
     except OSError as exc:
         raise ClaudeSettingsError(f"cannot write {path}: {exc.strerror or exc}") from exc
+
+
+def _read(path: Path) -> bytes | None:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise ClaudeSettingsError(f"cannot read {path}: {exc.strerror or exc}") from exc
 
 
 def _strip_ours(entries: list[Any]) -> tuple[list[Any], bool]:
@@ -155,6 +173,7 @@ def _strip_ours(entries: list[Any]) -> tuple[list[Any], bool]:
 
 
 def install(path: Path, command: str) -> Change:
+    before = _read(path)
     data, indent, newline = _load(path)
     hooks = _hooks(data, path)
     added: list[str] = []
@@ -166,14 +185,18 @@ def install(path: Path, command: str) -> Change:
         hooks[event] = entries
         added.append(f"{event} (matcher {matcher})")
     data["hooks"] = hooks
-    _save(path, data, indent, newline)
-    return Change(path, tuple(added), (), command)
+    after = _save(path, data, indent, newline)
+    return Change(path, tuple(added), (), command, before=before, after=after)
 
 
-def uninstall(path: Path) -> Change:
-    data, indent, newline = _load(path)
-    if not path.exists():
+def uninstall(path: Path, installed: tuple[bytes | None, str] | None = None) -> Change:
+    """Remove planview's hooks. `installed` is what install recorded (the bytes before, the SHA-256 of
+    the bytes it wrote): a file unchanged since is given back byte for byte (removed when there was none); a file
+    changed since loses only planview's entries, and is removed when that leaves the `{}` planview made."""
+    current = _read(path)
+    if current is None:
         return Change(path, (), (), "")
+    data, indent, newline = _load(path)
     hooks = _hooks(data, path)
     removed: list[str] = []
     for event in list(hooks):
@@ -186,12 +209,27 @@ def uninstall(path: Path) -> Change:
                 del hooks[event]
     if not removed:
         return Change(path, (), (), "")
+    if installed is not None and hashlib.sha256(current).hexdigest() == installed[1]:
+        return _restore(path, installed[0], tuple(removed))
     if hooks:
         data["hooks"] = hooks
     else:
         del data["hooks"]
+    if not data and installed is not None and installed[0] is None:
+        return _restore(path, None, tuple(removed))
     _save(path, data, indent, newline)
     return Change(path, (), tuple(removed), "")
+
+
+def _restore(path: Path, before: bytes | None, removed: tuple[str, ...]) -> Change:
+    if before is not None:
+        _write(path, before)
+        return Change(path, (), removed, "")
+    try:
+        path.unlink()
+    except OSError as exc:
+        raise ClaudeSettingsError(f"cannot remove {path}: {exc.strerror or exc}") from exc
+    return Change(path, (), removed, "", deleted=True)
 
 
 def installed_command(path: Path) -> str | None:

@@ -201,6 +201,51 @@ class ClaudeState:
         self.folder.mkdir(parents=True, exist_ok=True)
         atomic_write(self.folder / "mode.json", json.dumps({"plan": on}) + "\n")
 
+    # -- what `planview claude install` changed, so `uninstall` can give it back -------------
+    def record_install(self, path: Path, before: bytes | None, after: bytes) -> None:
+        import base64
+        import hashlib
+
+        installs = self._installs()
+        installs[str(path)] = {
+            "before": None if before is None else base64.b64encode(before).decode("ascii"),
+            "after_sha256": hashlib.sha256(after).hexdigest(),
+        }
+        self.folder.mkdir(parents=True, exist_ok=True)
+        atomic_write(self.folder / "installs.json", json.dumps(installs, indent=1) + "\n")
+
+    def recorded_install(self, path: Path) -> tuple[bytes | None, str] | None:
+        """(the file's bytes before install or None, the SHA-256 of what install wrote), if recorded."""
+        import base64
+        import binascii
+
+        entry = self._installs().get(str(path))
+        if not isinstance(entry, dict) or not isinstance(entry.get("after_sha256"), str):
+            return None
+        before = entry.get("before")
+        try:
+            return (
+                None if before is None else base64.b64decode(before, validate=True),
+                entry["after_sha256"],
+            )
+        except (binascii.Error, TypeError, ValueError):
+            return None
+
+    def drop_install(self, path: Path) -> None:
+        installs = self._installs()
+        if installs.pop(str(path), None) is not None:
+            atomic_write(self.folder / "installs.json", json.dumps(installs, indent=1) + "\n")
+
+    def forget(self) -> None:
+        """planview's Claude state for this project: the plan-mode switch, sessions and install records."""
+        import shutil
+
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def _installs(self) -> dict[str, Any]:
+        data = _read_json(self.folder / "installs.json")
+        return data if isinstance(data, dict) else {}
+
     # -- sessions --------------------------------------------------------------------------
     def session(self, session_id: str) -> SessionState:
         state = SessionState.from_json(_read_json(self._session_path(session_id)))

@@ -70,34 +70,79 @@ def _scope(args: argparse.Namespace) -> str:
 
 def run_install(args: argparse.Namespace) -> int:
     from planview.claude.settings import hook_command, install, settings_path
-
-    path = settings_path(_scope(args), _root())  # type: ignore[arg-type]
-    change = install(path, hook_command())
-    say(f"planview: installed in {path}: " + ", ".join(change.added))
-    say(f"  hook command: {change.command}")
+    from planview.claude.state import ClaudeState
+    from planview.home import planview_home
     from planview.invocation import spelled_as_run
 
-    uninstall = (
-        "`planview claude uninstall" + {"user": " --user", "local": " --local"}.get(_scope(args), "") + "`"
-    )
+    scope = _scope(args)
+    root = _root()
+    path = settings_path(scope, root)  # type: ignore[arg-type]
+    change = install(path, hook_command())
+    if change.after is not None:
+        ClaudeState(planview_home()).record_install(path, change.before, change.after)
+    say(f"planview: installed in {_shown(path, root)}: " + ", ".join(change.added))
+    say(f"  hook command: {change.command}")
+    say("  It names this planview by absolute path: Claude Code runs hooks with its own PATH and folder.")
+    if scope == "project":
+        say(
+            spelled_as_run(
+                f"  {_shown(path, root)} is shared through git, and that path exists only on this machine: "
+                "`planview claude uninstall`, then `planview claude install --local`, keeps it in "
+                ".claude/settings.local.json (not committed) instead."
+            )
+        )
     say(
         spelled_as_run(
-            f"  Claude Code asks you to review new hooks (/hooks) before they run; remove them with {uninstall}"
+            "  Next: start Claude Code here (`claude`) and press Shift+Tab until it shows plan mode (or run "
+            "`planview claude plan on` so every session plans). While it plans it reads freely and writes "
+            "nothing; its ExitPlanMode opens planview's review (a tmux window when Claude runs in tmux, else "
+            "your browser), and approving lets it edit, pinned to the plan you approved."
         )
     )
+    uninstall = "`planview claude uninstall" + {"user": " --user", "local": " --local"}.get(scope, "") + "`"
+    say(spelled_as_run(f"  Claude Code shows new hooks under /hooks; remove them with {uninstall}."))
     return 0
+
+
+def _shown(path: Path, root: Path) -> str:
+    """A settings path relative to the project when it is inside it (as the user would type it)."""
+    try:
+        return str(path.relative_to(root))
+    except ValueError:
+        return str(path)
 
 
 def run_uninstall(args: argparse.Namespace) -> int:
     from planview.claude.settings import settings_path, uninstall
+    from planview.claude.state import ClaudeState
+    from planview.home import planview_home
 
-    path = settings_path(_scope(args), _root())  # type: ignore[arg-type]
-    change = uninstall(path)
+    root = _root()
+    state = ClaudeState(planview_home())
+    path = settings_path(_scope(args), root)  # type: ignore[arg-type]
+    change = uninstall(path, state.recorded_install(path))
     if not change.removed:
         say(f"planview: no planview hooks in {path}; nothing changed")
         return 0
-    say(f"planview: removed planview's {', '.join(change.removed)} hooks from {path}")
+    state.drop_install(path)
+    how = "removed the file planview had created" if change.deleted else "the rest of the file is as it was"
+    say(f"planview: removed planview's {', '.join(change.removed)} hooks from {path} ({how})")
+    if not _installed_anywhere(root):
+        state.forget()  # no hooks left anywhere: plan mode on, sessions and pins go too
+        say("planview: cleared planview's Claude Code state for this project (plan mode switch, sessions)")
     return 0
+
+
+def _installed_anywhere(root: Path) -> bool:
+    from planview.claude.settings import ClaudeSettingsError, installed_command, settings_path
+
+    for scope in ("project", "local", "user"):
+        try:
+            if installed_command(settings_path(scope, root)):
+                return True
+        except ClaudeSettingsError:
+            return True  # unreadable: it may hold them, so keep the state
+    return False
 
 
 def run_status(args: argparse.Namespace) -> int:

@@ -99,7 +99,7 @@ def test_cli_install_status_uninstall(project: Path, capsys: pytest.CaptureFixtu
     assert main(["claude", "install"]) == 0
     out = capsys.readouterr().out
     settings = project / ".claude" / "settings.json"
-    assert str(settings) in out and "PreToolUse (matcher *)" in out
+    assert "installed in .claude/settings.json" in out and "PreToolUse (matcher *)" in out
     command = installed_command(settings)
     assert command is not None and command.endswith("claude hook --timeout 3600")
     assert main(["claude", "status"]) == 0
@@ -145,3 +145,78 @@ def test_status_calls_a_settings_file_it_cannot_read_unreadable(
     (line,) = [line for line in capsys.readouterr().out.splitlines() if line.startswith("project")]
     assert line.startswith(f"project  {settings}: unreadable: ") and "not valid JSON" in line
     assert "not installed" not in line
+
+
+PLANVIEW = Path(sys.executable).with_name("planview")
+
+
+def _cli(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "HOME": str(project.parent / "home"), "COLUMNS": "200"}
+    env.pop("PLANVIEW_HOME", None)
+    return subprocess.run(
+        [str(PLANVIEW), "claude", *args], cwd=project, env=env, capture_output=True, text=True, timeout=60
+    )
+
+
+def test_install_says_what_it_wrote_why_and_what_to_do_next(project: Path) -> None:
+    done = _cli(project, "install")
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    assert "installed in .claude/settings.json" in out
+    assert "absolute path" in out and "own PATH" in out
+    assert "Shift+Tab" in out and "review" in out
+    # The shared file gets a machine-specific path: the fix is offered as a command that runs as printed.
+    quoted = out.split("`")[1::2]
+    at = next(i for i, part in enumerate(quoted) if part.endswith("claude install --local"))
+    assert quoted[at - 1].endswith("claude uninstall"), out
+    ran = subprocess.run(
+        ["bash", "-c", f"{quoted[at - 1]} && {quoted[at]}"],
+        cwd=project,
+        env={**os.environ, "HOME": str(project.parent / "home")},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert not (project / ".claude" / "settings.json").exists(), "the shared file planview created is gone"
+    assert installed_command(project / ".claude" / "settings.local.json") is not None
+
+
+def test_uninstall_of_a_file_install_created_removes_it_and_planviews_claude_state(project: Path) -> None:
+    assert _cli(project, "install").returncode == 0
+    assert _cli(project, "plan", "on").returncode == 0
+    assert "plan mode: on" in _cli(project, "status").stdout
+    done = _cli(project, "uninstall")
+    assert done.returncode == 0, done.stderr
+    assert "removed the file planview had created" in done.stdout
+    assert not (project / ".claude" / "settings.json").exists(), "no {} is left behind"
+    assert "plan mode: off" in _cli(project, "status").stdout, "the switch did not survive the uninstall"
+    assert not (project / ".planview" / "claude").exists()
+
+
+@pytest.mark.parametrize(
+    "original",
+    [
+        b'{"model":"opus"}',  # compact, no newline: a JSON re-dump would change its bytes
+        b'{\n  "model": "opus",   "env": {"A": "1"}\n}\n',
+        b"",  # an empty file the user made
+    ],
+)
+def test_uninstall_gives_back_the_users_file_byte_for_byte(project: Path, original: bytes) -> None:
+    settings = project / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_bytes(original)
+    assert _cli(project, "install").returncode == 0
+    assert settings.read_bytes() != original
+    assert _cli(project, "uninstall").returncode == 0
+    assert settings.read_bytes() == original
+
+
+def test_a_file_edited_after_install_keeps_the_users_edit(project: Path) -> None:
+    settings = project / ".claude" / "settings.json"
+    assert _cli(project, "install").returncode == 0
+    data = json.loads(settings.read_text())
+    data["model"] = "opus"
+    settings.write_text(json.dumps(data, indent=2) + "\n")
+    assert _cli(project, "uninstall").returncode == 0
+    assert json.loads(settings.read_text()) == {"model": "opus"}
