@@ -14,7 +14,7 @@ from planview.textsafe import say
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: start-up stays short
 if TYPE_CHECKING:
-    pass
+    from typing import Any
 
 
 def register_root(parser: argparse.ArgumentParser) -> None:
@@ -104,7 +104,37 @@ def run_app(args: argparse.Namespace) -> int:
         app.run()
     finally:
         collector.resume()
+    if app.session is not None:
+        from planview.invocation import planview_command
+
+        say(leaving_words(app.session, spec.project_root, planview_command(), args.agent))
     return 0
+
+
+def leaving_words(session: Any, root: Path, planview: str, agent: str | None = None) -> str:
+    """What the person reads when the session app closes: the session, the state it was left in, and
+    the exact command that takes it up again."""
+    import shlex
+
+    plan = session.plan_path
+    shown = _relative(plan, root) if plan is not None else None
+    if session.mode == "plan":
+        state = "plan mode" + (f", plan {shown} (not approved)" if shown and not session.approved else "")
+    elif session.approval is not None:
+        state = f"execute mode, pinned to approval seq {session.approval.seq} of {shown}"
+    else:
+        state = "execute mode (no plan pinned)"
+    if not session.saved:
+        return f"planview: session {session.id} ended before anything was said; there is nothing to resume"
+    again = f"{planview} --resume {session.id}" + (f" --agent {shlex.quote(agent)}" if agent else "")
+    return f"planview: session {session.id} left in {state}\n  resume it: {again}"
+
+
+def _relative(path: Path, root: Path) -> str:
+    try:
+        return str(Path(path).resolve().relative_to(root.resolve()))
+    except ValueError:
+        return str(path)
 
 
 def run_demo(args: argparse.Namespace) -> int:

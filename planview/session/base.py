@@ -194,6 +194,11 @@ class SessionBase:
         return self._modes.state.pin is not None
 
     @property
+    def saved(self) -> bool:
+        """Whether this session has a file `--resume` can take up (nothing is written before it is used)."""
+        return self._log is not None and self._log.exists()
+
+    @property
     def todos(self) -> tuple[Todo, ...]:
         return self._todos
 
