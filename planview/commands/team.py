@@ -149,16 +149,15 @@ def run_team_init(args: argparse.Namespace) -> int:
         f"{POLICY_PATH}: {report.policy_written}",
         "  rules by path glob (last match wins): how many distinct people must sign, optionally from a",
         "  group, optionally not the commit's author.",
+        f"{home.name}/.gitignore lets git see these two files; everything else in {home.name}/ stays ignored."
+        if report.gitignore_ok
+        else f"note: {home / '.gitignore'} is your own; add `!/allowed_signers` and `!/policy.toml` to it",
         report.hook,
         "  every commit made while a plan is executed gets `Plan: sha256:<canonical hash>`.",
-        "next: git add .planview/allowed_signers .planview/policy.toml && git commit, push it to the main branch;",
+        "next: `git add .planview/allowed_signers .planview/policy.toml`, commit, and push that to the main branch;",
         '  sign approvals with `planview approve PLAN --sign` (or [approval] sign = "ssh" in .planview/config.toml),',
         "  share them with `planview sync`, check a branch with `planview verify --base origin/main`.",
     ]
-    if not report.gitignore_ok:
-        lines.append(
-            f"note: {home / '.gitignore'} is your own; add `!/allowed_signers` and `!/policy.toml` to it so git sees them"
-        )
     _say("\n".join(lines))
     return 0
 

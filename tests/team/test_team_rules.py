@@ -263,3 +263,17 @@ def test_only_the_one_approval_flow_signs() -> None:
         if "sign_approval(" in path.read_text(encoding="utf-8")
     )
     assert callers == ["approval/flow.py", "team/signing.py"]
+
+
+def test_an_old_self_ignoring_home_is_upgraded_and_a_users_own_gitignore_is_left_alone(tmp_path) -> None:  # noqa: ANN001
+    from planview.home import HOME_GITIGNORE, track_team_policy
+
+    old = tmp_path / "old"
+    old.mkdir()
+    (old / ".gitignore").write_text("*\n")  # what every home held before team policy
+    assert track_team_policy(old) and (old / ".gitignore").read_text() == HOME_GITIGNORE
+    own = tmp_path / "own"
+    own.mkdir()
+    (own / ".gitignore").write_text("*\n!/notes.md\n")
+    assert not track_team_policy(own) and (own / ".gitignore").read_text() == "*\n!/notes.md\n"
+    assert HOME_GITIGNORE.splitlines() == ["*", "!/allowed_signers", "!/policy.toml"]
