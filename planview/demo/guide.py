@@ -27,12 +27,13 @@ def welcome(root: Path) -> tuple[Group]:
     table = Table.grid(padding=(0, 2), pad_edge=False)
     table.add_column(style="bold", no_wrap=True)
     table.add_column(ratio=1)
-    table.add_row("n / p", "jump to the next / previous section (j/k, d/u and g/G scroll)")
+    table.add_row("n / p", "move to the next / previous section (j/k, Ctrl+D/U and g/G scroll)")
     table.add_row(
         "r",
         "type a note, say “what about --times 0?”, and press Enter: the agent revises two sections "
         "and the plan comes back with them marked as changed",
     )
+    table.add_row("d", "after a refinement: the words it changed, marked in the changed sections")
     table.add_row("a", "approve: the agent edits the files and ticks each step in the plan")
     rows.append(Padding(table, (0, 0, 0, 2)))
     end = Text("Press Enter to send the task below.", style="bold")

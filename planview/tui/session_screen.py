@@ -111,6 +111,8 @@ class SessionScreen(Screen):
     def on_mount(self) -> None:
         for line in self.welcome:
             self.transcript.add_notice(line, kind="welcome")
+        if self.welcome:
+            self.transcript.show_from_top()
         conversation = self.session.conversation
         if conversation:
             from planview.tui.replay import replay_conversation

@@ -247,6 +247,7 @@ class Transcript(VerticalScroll):
         self._pending: list[Static] = []  # rows waiting for the next batched mount
         self._flush_scheduled = False
         self.rows_added = 0
+        self._from_top = False  # welcome text on screen: read from its first line, not anchored
 
     # -- adding rows -------------------------------------------------------------------------
     def add_user(self, text: str) -> None:
@@ -306,7 +307,18 @@ class Transcript(VerticalScroll):
         return self.expanded
 
     # -- internals --------------------------------------------------------------------------
+    def show_from_top(self) -> None:
+        """Welcome text reads from its first line (at 40x20 the demo's intro is taller than the
+        screen, and the anchor showed its end): the view starts at the top, and follows the newest
+        row again as soon as the session adds one."""
+        self._from_top = True
+        self.anchor(False)
+        self.call_after_refresh(self.scroll_home, animate=False)
+
     def _add(self, row: Static) -> None:
+        if self._from_top and not row.has_class("-welcome"):
+            self._from_top = False
+            self.anchor()
         # Rows are mounted in batches: a burst of events (a fast model, a replayed script) costs
         # one mount and one layout instead of one per row.
         self._pending.append(row)
