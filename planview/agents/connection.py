@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import os
 import signal
@@ -16,19 +17,19 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from acp import PROTOCOL_VERSION, RequestError, spawn_agent_process, text_block
+from acp import PROTOCOL_VERSION, RequestError, text_block
 
 from planview.agents.client import PlanviewClient, capabilities, client_info
 from planview.agents.errors import AgentStartError
 from planview.agents.processes import descendants, start_time
 from planview.agents.profiles import AgentProfile
+from planview.agents.wire import LINE_LIMIT, BoundedLines, spawn_agent
 from planview.errors import PlanviewError
 
 START_TIMEOUT = 60.0  # initialize + session/new (an agent may fetch its models first)
 LOAD_TIMEOUT = 120.0  # session/load replays the whole history before it answers
 STDERR_TAIL = 12
 AUTH_REQUIRED = -32000
-LINE_LIMIT = 50 * 1024 * 1024  # one JSON-RPC line (a big diff or file) from the agent
 # After stdin closes, and again after SIGTERM, before the next step (codex-acp 0.16 waits out both).
 SHUTDOWN_GRACE = 1.0
 
@@ -56,6 +57,7 @@ class AgentConnection:
         self._stack: contextlib.AsyncExitStack | None = None
         self._conn: Any = None
         self._process: Any = None
+        self._lines: BoundedLines | None = None
 
     @property
     def open(self) -> bool:
@@ -87,18 +89,15 @@ class AgentConnection:
                 raise AgentStartError(f"could not sandbox {self.profile.short_name}: {exc}") from None
         self.sandboxed = sandboxed
         try:
-            conn, process = await stack.enter_async_context(
-                spawn_agent_process(
+            conn, process, self._lines = await stack.enter_async_context(
+                spawn_agent(
                     self.client,
                     program,
                     *args,
                     env=env,
                     cwd=self.project_root,
-                    transport_kwargs={
-                        "stderr": log.fileno(),
-                        "limit": LINE_LIMIT,
-                        "shutdown_timeout": SHUTDOWN_GRACE,
-                    },
+                    stderr=log.fileno(),
+                    shutdown_timeout=SHUTDOWN_GRACE,
                 )
             )
         except OSError as exc:
@@ -158,14 +157,37 @@ class AgentConnection:
             return await asyncio.wait_for(call, timeout)
         except TimeoutError:
             raise AgentStartError(
-                f"{self.profile.short_name} did not answer {what} within {timeout:.0f} s{self.stderr_hint()}"
+                self._wire_problem(what)
+                or f"{self.profile.short_name} did not answer {what} within {timeout:.0f} s{self.stderr_hint()}"
             ) from None
         except RequestError as exc:
             raise AgentStartError(self.request_error(what, exc)) from None
         except (ConnectionError, EOFError, BrokenPipeError) as exc:
             raise AgentStartError(
-                f"{self.profile.short_name} stopped before answering {what} ({exc}){self.stderr_hint()}"
+                self._wire_problem(what)
+                or f"{self.profile.short_name} stopped before answering {what} ({exc}){self.stderr_hint()}"
             ) from None
+
+    def _wire_problem(self, what: str) -> str | None:
+        """What the agent's own output says went wrong with `what`, when it says anything."""
+        lines, name = self._lines, self.profile.short_name
+        if lines is None:
+            return None
+        if lines.overrun:
+            return (
+                f"{name} sent a message line over the {LINE_LIMIT // (1024 * 1024)} MB limit (at least "
+                f"{lines.overrun // (1024 * 1024)} MB) while planview waited for {what}; planview stopped reading "
+                f"it and the agent: ask it for smaller pieces (read big files in parts), or report it to the "
+                f"agent's maintainers{self.stderr_hint()}"
+            )
+        if what == "initialize" and self.init_response is None and lines.answer_ids:
+            ids = ", ".join(json.dumps(i) for i in lines.answer_ids[:3])
+            return (
+                f"{name} answered, but with id {ids}, which does not match planview's initialize request "
+                f"(id 0): it does not speak ACP's JSON-RPC as planview does; check the agent command and "
+                f"update the agent{self.stderr_hint()}"
+            )
+        return None
 
     async def new_session(self, meta: dict[str, Any]) -> Any:
         """session/new in the project; an agent asking for a key it can read from the environment is

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import shutil
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -295,3 +296,22 @@ async def test_read_of_a_huge_single_line_holds_only_what_it_shows(tmp_path: Pat
     first, second = result.text.splitlines()[:2]
     assert first == "1\t" + "x" * files.LINE_CAP + "…" and second == "2\tafter"
     assert peak < 8 * (1 << 20), f"{peak:,} bytes traced while reading one line"
+
+
+@pytest.mark.parametrize("engine", ["rg", "python"])
+async def test_grep_given_a_fifo_is_refused_instead_of_hanging(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, engine: str
+) -> None:
+    """Issue 25.9: read refused FIFOs, grep did not: `grep path=pipe` waited for a writer forever."""
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    if engine == "python":
+        monkeypatch.setattr(files.shutil, "which", lambda name: None)
+    elif shutil.which("rg") is None:
+        pytest.fail("ripgrep is not installed: apt-get install -y ripgrep (.ci/run installs it)")
+    try:
+        with pytest.raises(ToolError, match="FIFO"):
+            await asyncio.wait_for(run(tmp_path, "grep", pattern="x", path="pipe"), 10)
+    finally:
+        with contextlib.suppress(OSError):  # release a search stuck opening the FIFO
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))

@@ -157,6 +157,13 @@ async def grep(ctx: ToolContext, args: Mapping[str, Any]) -> ToolResult:
     glob = args.get("glob")
     if not where.exists():
         raise ToolError(f"{display(ctx.project_root, where)} does not exist")
+    if not where.is_dir() and not where.is_file():  # rg opens a named FIFO and waits for a writer
+        from planview.fileguard import kind_of
+
+        raise ToolError(
+            f"{display(ctx.project_root, where)} is {kind_of(where.stat().st_mode)}, not a file or folder; "
+            "grep searches files and folders (give a folder, e.g. path '.')"
+        )
     rg = shutil.which("rg")
     if rg:
         lines = await _grep_rg(rg, ctx.project_root, pattern, where, glob)
