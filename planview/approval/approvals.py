@@ -7,6 +7,7 @@ and a tampered ledger fails closed: nothing reads as approved until a human look
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
 from planview.approval.channels import SESSION_PIN_CHECK, refuse_tool_process
@@ -146,6 +147,19 @@ class Approvals:
             if base is not None and path.is_relative_to(base):
                 return path.relative_to(base).as_posix()
         return path.as_posix()
+
+    def plan_for_key(self, key: str) -> Path:
+        """The plan file a ledger name stands for (plan_key's inverse): the key is relative to the
+        project root when the plan was inside it, else to the home (a PLANVIEW_HOME outside the
+        project), so the base is the one whose join lands in the plans folder."""
+        path = Path(key)
+        if path.is_absolute():
+            return path
+        plans = Path(os.path.realpath(self.store.plans_dir))
+        for base in (self.project_root, self.home):
+            if base is not None and Path(os.path.realpath(base / path)).parent == plans:
+                return base / path
+        return (self.project_root or self.home) / path
 
     def _display(self, path: Path) -> str:
         """A path as the model's tools would name it: relative to the project root when inside it."""

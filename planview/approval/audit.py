@@ -349,10 +349,9 @@ def _evidence(approvals: Approvals, record: ApprovalRecord) -> Evidence:
     except PlanviewError as exc:
         packet_ok, packet_note = False, str(exc)
     status = status_note = None
-    base = approvals.project_root or approvals.home
     if approvals.ledger.verify().ok:
         try:
-            status = approvals.status(base / record.plan)
+            status = approvals.status(approvals.plan_for_key(record.plan))
         except PlanviewError as exc:
             status_note = str(exc)
     else:

@@ -199,9 +199,7 @@ def _current_plan() -> str | None:
         approvals = Approvals(store.home, store.project_root)
         for entry in reversed(approvals.history()):
             record = entry.record
-            if entry.revocation is None and approvals.is_current(
-                (store.project_root or store.home) / record.plan
-            ):
+            if entry.revocation is None and approvals.is_current(approvals.plan_for_key(record.plan)):
                 return record.canonical_sha256
     except PlanviewError:
         return None

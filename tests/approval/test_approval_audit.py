@@ -6,6 +6,8 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from planview.approval.audit import git_changes, mentioned_paths
 
 
@@ -66,3 +68,35 @@ def test_audit_counts_a_file_named_in_the_plan_as_mentioned() -> None:
     files = ["README.md", "docs/readme-old.txt", "Makefile", "src/app.py", "a.c", "tests/x.py"]
     assert named_files(text, files) == ("README.md", "Makefile")
     assert named_files("edit a.c and app", files) == ("src/app.py", "a.c")  # short stems need the name
+
+
+def test_audit_with_a_home_outside_the_project_reports_the_approved_plan(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 25.7: the ledger names such a plan relative to the home, and audit joined it to the project
+    root instead ("now: plan path must be a .md file inside ..." for a plan that is approved)."""
+    import os
+    import subprocess
+    import sys
+
+    project = tmp_path / "project"
+    project.mkdir()
+    subprocess.run(["git", "init", "-q"], cwd=project, check=True)
+    home = tmp_path / "home"
+    env = {**os.environ, "PLANVIEW_HOME": str(home), "PLANVIEW_APPROVER": "Ada"}
+    monkeypatch.setenv("PLANVIEW_HOME", str(home))
+    monkeypatch.chdir(project)
+    from planview.plan.store import PlanStore
+
+    plan = PlanStore.for_cwd().write("Ship", "# Ship\n\n## Goal\n\nShip it.\n\n## Steps\n\n- [ ] one\n").path
+    assert plan.is_relative_to(home)
+
+    def planview(*args: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-m", "planview", *args], cwd=project, env=env, capture_output=True, text=True
+        )
+        return done.stdout + done.stderr
+
+    planview("approve", str(plan))
+    report = planview("audit")
+    assert "(now: approved)" in report and "must be a .md file" not in report, report
