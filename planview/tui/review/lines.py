@@ -58,7 +58,7 @@ class _Strips(Sequence[Strip]):
     def __len__(self) -> int:
         return self._owner.total
 
-    def __getitem__(self, index):  # type: ignore[override]
+    def __getitem__(self, index):  # an int or a slice, as a list takes
         owner = self._owner
         if isinstance(index, slice):
             return [owner.strip(i) for i in range(*index.indices(owner.total))]
