@@ -299,13 +299,7 @@ def _check(path: Path, data: Mapping[str, Any]) -> None:
     gate = data.get("gate", {})
     if isinstance(gate, Mapping):
         for key, value in gate.items():
-            nkey = _norm(key)
-            off = (
-                (nkey in _GATE_ON_SWITCHES and value in (False, 0, "false", "off", "no"))
-                or (nkey in _GATE_OFF_SWITCHES and value not in (False, 0, "", None))
-                or (nkey == "mode" and _norm(str(value)) not in {"plan", "default", "on", "enforce"})
-            )
-            if off:
+            if _switches_gate_off(_norm(key), value):
                 raise _bypass(path, f"`[gate] {key} = {_toml(value)}`")
     for section, allowed in _KNOWN.items():
         table = data.get(section)
@@ -314,22 +308,7 @@ def _check(path: Path, data: Mapping[str, Any]) -> None:
         if not isinstance(table, Mapping):
             raise ConfigError(f"{path}: `{section}` must be a table ([{section}])")
         for key, value in table.items():
-            if section == "provider" and key in ("api_key", "key", "token"):
-                raise ConfigError(
-                    f"{path}: [provider] {key}: planview does not read keys from config files; put the key in an "
-                    'environment variable and name it with api_key_env = "OPENAI_API_KEY"'
-                )
-            if key not in allowed:
-                raise ConfigError(
-                    f"{path}: unknown setting [{section}] {key}; known: {', '.join(sorted(allowed))}"
-                )
-            if section in ("gate", "sandbox"):
-                if not isinstance(value, bool):
-                    raise ConfigError(f"{path}: [{section}] {key} must be true or false")
-            elif not isinstance(value, str) or not value.strip():
-                raise ConfigError(f"{path}: [{section}] {key} must be a non-empty string")
-            elif section == "approval" and key == "sign" and value not in SIGN_VALUES:
-                raise ConfigError(f'{path}: [approval] sign must be "ssh" or "off"')
+            _check_setting(path, section, allowed, key, value)
     keys = data.get("keys")
     if keys is not None:
         if not isinstance(keys, Mapping):
@@ -340,3 +319,29 @@ def _check(path: Path, data: Mapping[str, Any]) -> None:
             check_overrides(keys, f"{path}: [keys]")
         except KeyMapError as exc:
             raise ConfigError(str(exc)) from None
+
+
+def _switches_gate_off(nkey: str, value: Any) -> bool:
+    return (
+        (nkey in _GATE_ON_SWITCHES and value in (False, 0, "false", "off", "no"))
+        or (nkey in _GATE_OFF_SWITCHES and value not in (False, 0, "", None))
+        or (nkey == "mode" and _norm(str(value)) not in {"plan", "default", "on", "enforce"})
+    )
+
+
+def _check_setting(path: Path, section: str, allowed: Any, key: str, value: Any) -> None:
+    """One `[section] key = value`: known, of its type, and never a key in a file."""
+    if section == "provider" and key in ("api_key", "key", "token"):
+        raise ConfigError(
+            f"{path}: [provider] {key}: planview does not read keys from config files; put the key in an "
+            'environment variable and name it with api_key_env = "OPENAI_API_KEY"'
+        )
+    if key not in allowed:
+        raise ConfigError(f"{path}: unknown setting [{section}] {key}; known: {', '.join(sorted(allowed))}")
+    if section in ("gate", "sandbox"):
+        if not isinstance(value, bool):
+            raise ConfigError(f"{path}: [{section}] {key} must be true or false")
+    elif not isinstance(value, str) or not value.strip():
+        raise ConfigError(f"{path}: [{section}] {key} must be a non-empty string")
+    elif section == "approval" and key == "sign" and value not in SIGN_VALUES:
+        raise ConfigError(f'{path}: [approval] sign must be "ssh" or "off"')
