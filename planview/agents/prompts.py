@@ -47,3 +47,13 @@ def written_plan_approved(plan_rel: str) -> str:
 def resumed_approval(plan_rel: str, approver: str, artifact: str) -> str:
     """A resumed session pinned to an approval (the agent gets the plan with its next message)."""
     return f"The plan {plan_rel} was approved by {approver} ({artifact}); follow its steps in order."
+
+
+def refusals_told(refusals: list[str]) -> str:
+    """Put before the next prompt after planview refused permissions: an ACP permission answer carries
+    no reason, so an agent that ended its turn on a refusal never heard why (opencode 1.18 does)."""
+    lines = "\n".join(f"- {item}" for item in refusals)
+    return (
+        "[planview] In your last turn planview refused these requests; the answer you got carried no "
+        f"reason, so here it is:\n{lines}\n\n"
+    )

@@ -106,6 +106,7 @@ class AgentRequests(SessionBase):
         self._reviewed = False  # this turn's plan went through a review
         self._stop_message: str | None = None  # headless review hand-off
         self._follow_up: str | None = None  # the next prompt of this turn (feedback, carry out)
+        self._untold: list[str] = []  # refusals whose reason the agent has not heard (the next prompt tells)
         self._writes = 0
         self._commands = 0
         notice = self.resume_notice
@@ -291,6 +292,7 @@ class AgentRequests(SessionBase):
         self, state: Any, options: list[PermissionOption], reason: str, *, replan: bool = False
     ) -> RequestPermissionResponse:
         state.refused = reason
+        self._untold = [*self._untold, f"{self._translator.headline(state)}: {reason}"][-5:]
         self._translator.finish(state)
         if replan:
             self._stop.request("replan")  # the agent was carrying out a plan that no longer holds

@@ -120,7 +120,11 @@ class AcpSession(AgentRequests):
         if self.mode == "execute":
             await self._watch_plan()
         try:
-            response = await self._prompt_unless_revoked(self._framed(text))
+            told, self._untold = self._untold, []
+            framed = self._framed(text)
+            response = await self._prompt_unless_revoked(
+                prompts.refusals_told(told) + framed if told else framed
+            )
         finally:
             await self._stop_plan_watch()
         reason = "cancelled" if self._stop.requested or response is None else response.stop_reason

@@ -127,3 +127,20 @@ def test_only_the_hook_a_read_only_command_runs_counts(project: Path) -> None:
     (husky / "post-index-change").write_text("#!/bin/sh\nexit 0\n")
     (husky / "post-index-change").chmod(0o755)
     assert "post-index-change" in (agent_git_refusal(project) or "")
+
+
+async def test_a_refused_permissions_reason_reaches_the_agent_with_its_next_prompt(
+    project: Path, agent_log: Any
+) -> None:
+    """Issue 24: an ACP permission answer carries no reason, and opencode ends its turn at the first
+    refusal, so the model never heard why. The next prompt now starts with planview's reason."""
+    rig(project, "diff.external", project.parent / "ran")
+    rec = Recorder()
+    session = make(project, "git-shell", rec, plan_mode=True)
+    await run_turn(session)
+    await run_turn(session, "what now?")
+    first, second = [r["text"] for r in agent_log.find(method="session/prompt")][:2]
+    assert "planview refused" not in first
+    told = second[: second.index("[planview plan mode]")]
+    assert "planview refused these requests" in told and "diff.external" in told and "git diff" in told
+    assert second.rstrip().endswith("what now?")
