@@ -76,6 +76,8 @@ def main() -> int:
         user_env = dict(os.environ)
         print(f"{'command':24} {'plan':>8} {'sandbox':>8} {'+ms':>7}   {'bare':>8} {'hook':>8} {'+ms':>7}")
         totals: dict[str, list[float]] = {"plan": [], "sandboxed": [], "unwrapped": [], "hook": []}
+        start_argv = [sys.executable, "-I", "-S", "-c", "import ctypes"]
+        starts: list[float] = []
         for command in COMMANDS:
             script = git_env.plan_script(command)
             plain_argv = ["bash", "-c", script]
@@ -89,6 +91,7 @@ def main() -> int:
                 times["sandboxed"].append(timed(boxed_argv, root, plan_env))
                 times["unwrapped"].append(timed(["bash", "-c", command], root, user_env))
                 times["hook"].append(timed(["bash", "-c", hook_line], root, user_env))
+                starts.append(timed(start_argv, root, user_env))
             med = {key: statistics.median(values) * 1000 for key, values in times.items()}
             for key in totals:
                 totals[key].append(med[key])
@@ -101,6 +104,10 @@ def main() -> int:
         )
         hook_cost = statistics.median(
             [b - a for a, b in zip(totals["unwrapped"], totals["hook"], strict=True)]
+        )
+        print(
+            f"of which the interpreter's own start (python -I -S -c 'import ctypes'): "
+            f"{statistics.median(starts) * 1000:.1f} ms"
         )
         print(f"median sandbox cost per plan-mode command: {sandbox_cost:+.1f} ms (target <= 5 ms)")
         print(f"median Claude hook wrapped Bash over unwrapped: {hook_cost:+.1f} ms (target <= 20 ms)")
