@@ -5,7 +5,8 @@ Config-named programs (core.pager, diff.external, core.fsmonitor, a textconv and
 point at the probe (tests/sandbox/probe.py), which tries to write inside and outside the project,
 chmod a project file, read HOME, connect to loopback TCP, send UDP, connect to a unix socket outside
 the project and signal a process outside. They are reached through the option spellings git accepts
-(--paginate / -p / --pag, --ext-diff / --ext, --textconv / --textc). Layouts that point outside (a
+(--paginate / -p / none on a terminal, --ext-diff, --textconv, grep's -O / --open-files-in-pager
+/ its abbreviation --open-f, status, add). Layouts that point outside (a
 git directory, a common directory, alternates, include.path, links inside .git) must print nothing
 of the outside. Each case runs once with the sandbox and once without: without it the same case
 reaches the outside, so these tests fail when the sandbox is switched off.
@@ -54,39 +55,83 @@ def _rig_programs(targets: Targets) -> str:
 
 
 # git words that start a program the config names, in the spellings git accepts
+PROBE = "{probe}"  # replaced by the probe's command line
 PROGRAM_SPELLINGS = [
     ["--paginate", "log", "-1"],
     ["-p", "log", "-1"],
-    ["--pag", "log", "-1"],
+    ["log", "-1"],  # core.pager on a terminal
     ["diff"],
     ["diff", "--ext-diff"],
-    ["diff", "--ext"],
     ["log", "-p", "-1", "--ext-diff"],
     ["diff", "--textconv", "--no-ext-diff"],
-    ["diff", "--textc", "--no-ext-diff"],
     ["show", "--textconv", "--no-ext-diff", "HEAD"],
+    ["grep", f"-O{PROBE}", "one"],
+    ["grep", f"--open-files-in-pager={PROBE}", "one"],
+    ["grep", f"--open-f={PROBE}", "one"],
     ["status"],
     ["add", "--dry-run", "notes.txt"],
 ]
 
 
-def _run_git(targets: Targets, words: list[str], confined: bool) -> subprocess.CompletedProcess:
+def _run_git(
+    targets: Targets, words: list[str], confined: bool, program: str = ""
+) -> subprocess.CompletedProcess:
+    """git run as a planner's shell would, on a terminal (a pager starts only there)."""
+    import pty
+
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(GIT_CONFIG_GLOBAL=os.devnull, GIT_CONFIG_SYSTEM=os.devnull, PAGER="", GIT_PAGER="")
-    env.pop("GIT_PAGER")
-    argv = ["git", *words]
+    env.update(GIT_CONFIG_GLOBAL=os.devnull, GIT_CONFIG_SYSTEM=os.devnull, PAGER="", TERM="xterm")
+    argv = ["git", *(word.replace(PROBE, program) for word in words)]
     command = launch.wrap(argv, targets.project) if confined else argv
-    return subprocess.run(command, cwd=targets.project, env=env, capture_output=True, text=True, timeout=60)
+    master, slave = pty.openpty()
+    try:
+        done = subprocess.run(
+            command,
+            cwd=targets.project,
+            env=env,
+            stdin=slave,
+            stdout=slave,
+            stderr=subprocess.PIPE,
+            timeout=60,
+        )
+        os.close(slave)
+        slave = -1
+        chunks = []
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+    finally:
+        if slave >= 0:
+            os.close(slave)
+        os.close(master)
+    out = b"".join(chunks).decode("utf-8", "replace")
+    return subprocess.CompletedProcess(command, done.returncode, out, done.stderr.decode("utf-8", "replace"))
 
 
 @pytest.mark.parametrize("words", PROGRAM_SPELLINGS, ids=[" ".join(w) for w in PROGRAM_SPELLINGS])
 def test_a_config_named_program_that_runs_achieves_nothing(targets: Targets, words: list[str]):
     needs_landlock()
-    _rig_programs(targets)
-    done = _run_git(targets, words, confined=True)
+    program = _rig_programs(targets)
+    done = _run_git(targets, words, confined=True, program=program)
     time.sleep(0.3)
     assert targets.happened() == set(), (words, done.stdout[-500:], done.stderr[-500:])
     assert SECRET not in done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("words", PROGRAM_SPELLINGS, ids=[" ".join(w) for w in PROGRAM_SPELLINGS])
+def test_each_spelling_really_runs_the_program_without_the_sandbox(targets: Targets, words: list[str]):
+    """The twin of the test above: unconfined, every spelling starts the probe, which then reaches
+    the outside (so the test above fails when the sandbox is switched off)."""
+    needs_landlock()
+    program = _rig_programs(targets)
+    done = _run_git(targets, words, confined=False, program=program)
+    time.sleep(0.5)
+    assert "write_outside" in targets.happened(), (words, done.stdout[-500:], done.stderr[-500:])
 
 
 def test_the_programs_really_run_and_reach_everything_without_the_sandbox(targets: Targets):
@@ -189,3 +234,25 @@ def test_a_layout_pointing_outside_shows_nothing_of_the_outside(project: Path, t
     assert TOKEN in unconfined, (
         f"the {kind} rig does not reach the outside without the sandbox: {unconfined[-800:]}"
     )
+
+
+def test_a_linked_worktree_reads_its_own_repository_and_only_that(tmp_path: Path):
+    """`git worktree add` keeps the repository outside the worktree: readable, because it names this
+    worktree back; a `.git` file naming another repository's worktree entry gets nothing."""
+    needs_landlock()
+    main = _outside_repo(tmp_path)
+    _git(main, "worktree", "add", "-q", str(tmp_path / "wt"), "-b", "side")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(GIT_CONFIG_GLOBAL=os.devnull, GIT_CONFIG_SYSTEM=os.devnull)
+    run = {"env": env, "capture_output": True, "text": True, "timeout": 60}
+    own = subprocess.run(
+        launch.wrap(["git", "log", "--oneline", "-1"], tmp_path / "wt"), cwd=tmp_path / "wt", **run
+    )
+    assert own.returncode == 0 and "secret commit" in own.stdout, own.stderr
+    thief = tmp_path / "thief"
+    thief.mkdir()
+    (thief / ".git").write_text(f"gitdir: {main / '.git' / 'worktrees' / 'wt'}\n")
+    stolen = subprocess.run(launch.wrap(["git", "log", "--oneline", "-1"], thief), cwd=thief, **run)
+    assert TOKEN not in stolen.stdout + stolen.stderr
+    bare = subprocess.run(["git", "log", "--oneline", "-1"], cwd=thief, **run)
+    assert TOKEN in bare.stdout, "the thief layout reads the other repository without the sandbox"
