@@ -244,14 +244,7 @@ class SessionScreen(Screen):
                 error=event.error,
             )
         elif isinstance(event, ev.ModeChanged):
-            self.mode, self.plan_path = event.mode, event.plan_path
-            self.approved, self.stale = event.approved, event.stale
-            self._paint_chip()
-            if event.note:
-                extra = (
-                    MODE_NOTES.get(event.mode, "") if event.note in ("plan mode on", "plan mode off") else ""
-                )
-                t.add_notice(f"⋮ {event.note}{extra}", kind="warning" if event.stale else "mode")
+            self._mode_changed(event)
         elif isinstance(event, ev.PlanWritten):
             self.plan_path = event.path
             self._paint_chip()
@@ -260,15 +253,7 @@ class SessionScreen(Screen):
             if event.deferred:
                 t.add_notice(f"{len(event.deferred)} more steps wait for room on the todo list", kind="info")
         elif isinstance(event, ev.TurnEnded):
-            t.end_message()
-            if event.reason == "cancelled":
-                t.add_notice("Turn cancelled.", kind="warning")
-            elif event.reason == "error":
-                if not event.message or event.message != self._error_shown:  # said once, not twice
-                    t.add_notice(event.message or "The turn ended with an error.", kind="error")
-            elif event.reason == "review" and event.message:
-                t.add_notice(event.message, kind="info")
-            self._error_shown = None
+            self._turn_ended(event)
         elif isinstance(event, ev.ErrorEvent):
             t.add_notice(event.message, kind="error")
             self._error_shown = event.message
@@ -277,6 +262,26 @@ class SessionScreen(Screen):
         elif isinstance(event, ev.SubagentEvent):
             t.child_event(event.call_id, event.event)
         # ReviewRequested / ConfirmationRequested are answered through SessionUI (the app).
+
+    def _mode_changed(self, event: ev.ModeChanged) -> None:
+        self.mode, self.plan_path = event.mode, event.plan_path
+        self.approved, self.stale = event.approved, event.stale
+        self._paint_chip()
+        if event.note:
+            extra = MODE_NOTES.get(event.mode, "") if event.note in ("plan mode on", "plan mode off") else ""
+            self.transcript.add_notice(f"⋮ {event.note}{extra}", kind="warning" if event.stale else "mode")
+
+    def _turn_ended(self, event: ev.TurnEnded) -> None:
+        t = self.transcript
+        t.end_message()
+        if event.reason == "cancelled":
+            t.add_notice("Turn cancelled.", kind="warning")
+        elif event.reason == "error":
+            if not event.message or event.message != self._error_shown:  # said once, not twice
+                t.add_notice(event.message or "The turn ended with an error.", kind="error")
+        elif event.reason == "review" and event.message:
+            t.add_notice(event.message, kind="info")
+        self._error_shown = None
 
     # -- the prompt --------------------------------------------------------------------------
     @on(PromptSubmitted)
