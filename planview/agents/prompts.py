@@ -51,7 +51,8 @@ def resumed_approval(plan_rel: str, approver: str, artifact: str) -> str:
 
 def refusals_told(refusals: list[str]) -> str:
     """Put before the next prompt after planview refused permissions: an ACP permission answer carries
-    no reason, so an agent that ended its turn on a refusal never heard why (opencode 1.18 does)."""
+    no reason, so an agent that ended its turn on a refusal never heard why."""
+    # Seen with opencode 1.18: it ends the whole turn at the first refused permission.
     lines = "\n".join(f"- {item}" for item in refusals)
     return (
         "[planview] In your last turn planview refused these requests; the answer you got carried no "
