@@ -161,9 +161,9 @@ class BreachWatcher:
         if path.is_relative_to(self.plans_dir):
             if is_temp_name(path.name):  # planview's atomic writes
                 return "ignored"
-            if path.parent == self.plans_dir and path.suffix == ".md" and not path.name.startswith("."):
-                return "plan"
-            return "breach"
+            from planview.plan.store import containment_problem  # the store's rule: sub-folders too
+
+            return "plan" if containment_problem(path, self.plans_dir) is None else "breach"
         if path.is_relative_to(self.home):
             return "ignored"
         rel = path.relative_to(self.root).parts if path.is_relative_to(self.root) else ()

@@ -203,16 +203,16 @@ def _lexical_problem(plan_path: str, plans_dir: Path | None) -> str | None:
                 "pass the plan's file name only, or omit plan_path to save a new plan"
             )
     else:
+        from planview.plan.store import containment_problem  # the store's own rule, not a copy of it
+
         base = Path(plans_dir).expanduser().absolute()
+        if not candidate.is_absolute() and len(candidate.parts) != 1:
+            # The store reads such a path against the project root, which this policy does not know.
+            return f"plan_path {show(plan_path)} must be the plan's file name or its absolute path inside {where}"
         absolute = Path(os.path.normpath(candidate if candidate.is_absolute() else base / candidate))
-        if not absolute.is_relative_to(base) or absolute == base:
-            return f"plan_path must be a .md file inside {where} (got {show(plan_path)})"
-        parts = absolute.relative_to(base).parts
-        if any(part.startswith(".") for part in parts):
-            return f"plan_path must not name a hidden file or folder (got {show(plan_path)})"
-        real_parent = Path(os.path.realpath(absolute.parent))
-        if not real_parent.is_relative_to(Path(os.path.realpath(base))) or os.path.islink(absolute):
-            return f"plan_path resolves outside {where} (through a symlink); name a .md file inside it"
+        problem = containment_problem(absolute, base, where=where, shown=show(plan_path))
+        if problem is not None:
+            return problem.replace("plan path", "plan_path", 1)
     if not candidate.name.endswith(".md") or candidate.name.startswith("."):
         return f"plan_path must be a .md file inside {where} (got {show(plan_path)})"
     return None

@@ -349,6 +349,57 @@ def list_plans(folder: Path, cache: Path | None = None) -> list[PlanInfo]:
 # ---------------------------------------------------------------------------------------------- store
 
 
+def _parts_below(absolute: Path, plans_dir: Path) -> tuple[str, ...] | None:
+    for base in (Path(os.path.normpath(plans_dir)), Path(os.path.realpath(plans_dir))):
+        if absolute.is_relative_to(base):
+            return absolute.relative_to(base).parts
+    return None
+
+
+def containment_problem(
+    absolute: Path, plans_dir: Path, *, where: str | None = None, shown: str | None = None
+) -> str | None:
+    """Why `absolute` (a normalised absolute path) is not a plan path in `plans_dir`, or None: the one
+    rule every caller uses (the store's writes, the gate's fallback, the breach watcher).
+
+    A plan path is lexically inside the plans folder (not the folder itself), ends in `.md`, has no
+    component starting with `.`, is not a symlink or a folder, and its parent's real path is inside
+    the real plans folder and exists (a plan in an existing sub-folder counts)."""
+    where = str(plans_dir) if where is None else where
+    shown = _show(str(absolute)) if shown is None else shown
+    parts = _parts_below(absolute, plans_dir)
+    if parts is None:
+        return f"plan path must be a .md file inside {where} (got {shown})"
+    if not parts:
+        return f"plan path is the plans folder itself; name a .md file inside {where} (got {shown})"
+    hidden = [part for part in parts if part.startswith(".")]
+    if hidden:
+        return (
+            f"plan path must not name a hidden file or folder ({_show(hidden[0])}); "
+            f"use a plain name like 2026-01-14-1030-my-plan.md inside {where} (got {shown})"
+        )
+    if not parts[-1].endswith(".md"):
+        return f"plan path must be a .md file inside {where} (got {shown})"
+    target = plans_dir.joinpath(*parts)
+    if os.path.islink(target):
+        return (
+            f"plan path is a symlink and planview never writes through one; remove the link or "
+            f"name a regular .md file inside {where} (got {shown})"
+        )
+    if os.path.isdir(target):
+        return f"plan path is a folder; name a .md file inside {where} (got {shown})"
+    real_parent = Path(os.path.realpath(target.parent))
+    real_plans = Path(os.path.realpath(plans_dir))
+    if not real_parent.is_relative_to(real_plans):
+        return (
+            f"plan path's folder resolves outside {where} (through a symlink); "
+            f"name a .md file directly inside {where} (got {shown})"
+        )
+    if real_parent != real_plans and not real_parent.is_dir():
+        return f"plan path's folder does not exist; name a .md file directly inside {where} (got {shown})"
+    return None
+
+
 class PlanStore:
     """The plans folder of one planview home (`home / "plans"`, created on demand)."""
 
@@ -414,56 +465,18 @@ class PlanStore:
 
     def _inside_part(self, absolute: Path) -> tuple[str, ...] | None:
         """The path's parts below the plans folder (spelled lexically or by its real path), else None."""
-        for base in (Path(os.path.normpath(self.plans_dir)), Path(os.path.realpath(self.plans_dir))):
-            if absolute.is_relative_to(base):
-                return absolute.relative_to(base).parts
-        return None
+        return _parts_below(absolute, self.plans_dir)
 
     def check_path(self, path: str | Path) -> Path:
-        """Apply the containment rules and return the absolute path (spelled under `plans_dir`).
-
-        Writable means: lexically inside the plans folder (not the folder itself), ending in `.md`,
-        no component starting with `.`, not a symlink, not a folder, and its parent's real path
-        inside the real plans folder. Raises PlanPathError naming the fix.
-        """
-        shown = _show(path)
-        where = self._folder_label
+        """Apply the containment rules (`containment_problem`) and return the absolute path (spelled
+        under `plans_dir`); raises PlanPathError naming the fix."""
         absolute = self._absolute(path)
+        problem = containment_problem(absolute, self.plans_dir, where=self._folder_label, shown=_show(path))
+        if problem is not None:
+            raise PlanPathError(problem)
         parts = self._inside_part(absolute)
-        if parts is None:
-            raise PlanPathError(f"plan path must be a .md file inside {where} (got {shown})")
-        if not parts:
-            raise PlanPathError(
-                f"plan path is the plans folder itself; name a .md file inside {where} (got {shown})"
-            )
-        hidden = [part for part in parts if part.startswith(".")]
-        if hidden:
-            raise PlanPathError(
-                f"plan path must not name a hidden file or folder ({_show(hidden[0])}); "
-                f"use a plain name like 2026-01-14-1030-my-plan.md inside {where} (got {shown})"
-            )
-        if not parts[-1].endswith(".md"):
-            raise PlanPathError(f"plan path must be a .md file inside {where} (got {shown})")
-        target = self.plans_dir.joinpath(*parts)
-        if os.path.islink(target):
-            raise PlanPathError(
-                f"plan path is a symlink and planview never writes through one; remove the link or "
-                f"name a regular .md file inside {where} (got {shown})"
-            )
-        if os.path.isdir(target):
-            raise PlanPathError(f"plan path is a folder; name a .md file inside {where} (got {shown})")
-        real_parent = Path(os.path.realpath(target.parent))
-        real_plans = Path(os.path.realpath(self.plans_dir))
-        if not real_parent.is_relative_to(real_plans):
-            raise PlanPathError(
-                f"plan path's folder resolves outside {where} (through a symlink); "
-                f"name a .md file directly inside {where} (got {shown})"
-            )
-        if real_parent != real_plans and not real_parent.is_dir():
-            raise PlanPathError(
-                f"plan path's folder does not exist; name a .md file directly inside {where} (got {shown})"
-            )
-        return target
+        assert parts is not None
+        return self.plans_dir.joinpath(*parts)
 
     # -- naming ----------------------------------------------------------------------------------
 

@@ -85,6 +85,10 @@ def test_what_the_watcher_counts_as_a_breach(project: Path) -> None:
     assert watcher.classify(plans / "run.sh") == "breach"
     assert watcher.classify(plans / "sub" / "b.md") == "breach"
     assert watcher.classify(plans / ".hidden.md") == "breach"
+    # Issue 25.7: the store writes plans into an existing sub-folder; the watcher agrees (one rule)
+    (plans / "sub").mkdir(parents=True)
+    assert watcher.classify(plans / "sub" / "b.md") == "plan"
+    assert watcher.classify(plans / "sub" / "b.txt") == "breach"
     # the rest of planview's folder is its own bookkeeping (and other sessions')
     assert watcher.classify(home / "sessions" / "x.jsonl") == "ignored"
     assert watcher.classify(home / "ledger.jsonl") == "ignored"

@@ -397,6 +397,23 @@ def test_plan_path_with_a_plans_dir_the_store_cannot_express(tmp_path: Path) -> 
     assert not decide(write_plan(str(folder / "a.txt")), "plan", policy).allowed
 
 
+def test_the_gates_fallback_and_the_store_agree_on_sub_folders(plans: Path) -> None:
+    """Issue 25.7: the fallback (no store handed in) allowed `sub/x.md`, which the store refuses."""
+    from planview.plan.errors import PlanPathError
+    from planview.plan.store import PlanStore
+
+    store = PlanStore(plans.parent)
+    for plan_path in ("sub/x.md", str(plans / "sub" / "x.md")):
+        with pytest.raises(PlanPathError):
+            store.check_path(plan_path)
+        assert not decide(write_plan(plan_path), "plan", GatePolicy(plans_dir=plans)).allowed, plan_path
+    (
+        plans / "sub"
+    ).mkdir()  # an existing sub-folder: the store takes it by its absolute path, so does the gate
+    assert store.check_path(str(plans / "sub" / "x.md"))
+    assert decide(write_plan(str(plans / "sub" / "x.md")), "plan", GatePolicy(plans_dir=plans)).allowed
+
+
 def test_plan_path_without_a_plans_dir_accepts_only_a_file_name() -> None:
     assert decide(write_plan("2026-01-14-1030-x.md"), "plan").allowed
     for bad in ("/tmp/x.md", "../x.md", "sub/x.md", ".x.md", "x.txt"):
