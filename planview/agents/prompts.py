@@ -44,6 +44,11 @@ def written_plan_approved(plan_rel: str) -> str:
     return f"The user approved the plan {plan_rel}. Carry it out step by step."
 
 
+def with_note(prompt: str, note: str | None) -> str:
+    """`prompt` followed by what the person said with the approval (the review's `a` line)."""
+    return f"{prompt}\nThe reviewer's note with the approval: {note}" if note else prompt
+
+
 def resumed_approval(plan_rel: str, approver: str, artifact: str) -> str:
     """A resumed session pinned to an approval (the agent gets the plan with its next message)."""
     return f"The plan {plan_rel} was approved by {approver} ({artifact}); follow its steps in order."

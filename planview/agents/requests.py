@@ -329,7 +329,7 @@ class AgentRequests(SessionBase):
             # out in a fresh session, or a fresh process that reopens this one.
             if self.profile.session_meta or self.agent.sandboxed:
                 self.agent.replace_session = True
-                self._follow_up = prompts.CARRY_OUT
+                self._follow_up = prompts.with_note(prompts.CARRY_OUT, decision.note)
                 self._stop.request("handoff")
             else:
                 asyncio.get_running_loop().call_later(MODE_CONFIRM_TIMEOUT, self._leave_plan_mode_if_stuck)
@@ -400,7 +400,9 @@ class AgentRequests(SessionBase):
         decision = await self._review(path)
         if isinstance(decision, Approved):
             await self.agent.execute_mode()
-            self._follow_up = prompts.written_plan_approved(self.relative(path))
+            self._follow_up = prompts.with_note(
+                prompts.written_plan_approved(self.relative(path)), decision.note
+            )
 
     # ------------------------------------------------------------------ files and terminals
 

@@ -263,13 +263,15 @@ class Approvals:
         *,
         channel: str,
         expected_canonical_sha256: str | None = None,
+        note: str | None = None,
     ) -> ApprovalRecord:
         """Seal the plan and record the approval; the same canonical content again returns the same record.
 
         A reviewer approves what they saw: pass the canonical hash of the text shown, and a plan that
         changed since (the agent saved it again mid-review) is refused instead of sealed unseen.
         `channel` says how the person approved (see approval/channels.py); a process a planview
-        session started as one of its tools is refused here, whichever path it took.
+        session started as one of its tools is refused here, whichever path it took. `note`: what the
+        person said with the approval, kept in the event.
         """
         from planview.approval.identity import resolve_approver
         from planview.approval.packet import build_packet
@@ -329,6 +331,7 @@ class Approvals:
                     "commit": commit,
                     "packet_sha256": packet.sha256,
                     "channel": channel,
+                    **({"note": note} if note else {}),
                 }
             )
             try:

@@ -71,13 +71,16 @@ def approve(
     approver: str | None = None,
     shown_sha256: str | None = None,
     sign: bool | None = None,
+    note: str | None = None,
 ) -> ReviewOutcome:
     """Seal and record an approval of `plan` (the text whose canonical hash was `shown_sha256`), and
     sign it for the team when `sign` is True (None: when `[approval] sign = "ssh"`)."""
     signing = _signing(approvals, sign)
     before = approvals.current(plan) if approvals.is_current(plan) else None
-    record = approvals.approve(plan, approver, channel=channel, expected_canonical_sha256=shown_sha256)
-    decision = Approved(Path(plan), record.canonical_sha256, channel)
+    record = approvals.approve(
+        plan, approver, channel=channel, expected_canonical_sha256=shown_sha256, note=note
+    )
+    decision = Approved(Path(plan), record.canonical_sha256, channel, note=note)
     signed = None if signing is None else _sign(approvals, record, channel, signing)
     return ReviewOutcome(decision, record, new=before is None or before.seq != record.seq, signed=signed)
 
@@ -167,6 +170,7 @@ def record_decision(
             channel=decision.channel or channel,
             approver=approver,
             shown_sha256=decision.canonical_sha256,
+            note=decision.note,
         )
     except PlanviewError as exc:
         if decision.saved is None:

@@ -21,8 +21,8 @@ if TYPE_CHECKING:
 class ApprovalRecord(
     namedtuple(
         "ApprovalRecord",
-        "seq plan canonical_sha256 file_sha256 artifact bytes approver at commit packet_sha256 channel",
-        defaults=(None, None),
+        "seq plan canonical_sha256 file_sha256 artifact bytes approver at commit packet_sha256 channel note",
+        defaults=(None, None, None),
     )
 ):
     """One `approved` ledger event, read back field by field."""
@@ -39,6 +39,7 @@ class ApprovalRecord(
     commit: str | None  # git HEAD at approval time
     packet_sha256: str | None
     channel: str | None  # how the person approved (see approval/channels.py); None: before channels
+    note: str | None  # what the person said with the approval (the review's `a` line); None: nothing
 
 
 class Revocation(
@@ -102,6 +103,7 @@ _EVENT_FIELDS: dict[str, dict[str, tuple[tuple[type, ...], bool]]] = {
         "commit": (_MAYBE_TEXT, False),
         "packet_sha256": (_MAYBE_TEXT, False),
         "channel": (_MAYBE_TEXT, False),
+        "note": (_MAYBE_TEXT, False),
     },
     "revoked": {
         "plan": (_TEXT, True),
@@ -145,6 +147,7 @@ def record_from_event(event: Mapping[str, Any]) -> ApprovalRecord:
         commit=event.get("commit"),
         packet_sha256=event.get("packet_sha256"),
         channel=event.get("channel"),
+        note=event.get("note"),
     )
 
 

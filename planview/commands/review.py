@@ -169,6 +169,7 @@ def decision_json(decision: ReviewDecision, path: Path) -> dict[str, object]:
         "feedback": decision.text if isinstance(decision, Refine) else None,
         "plan": str(decision.plan if isinstance(decision, Approved) else path),
         "sha256": sha,
+        "note": decision.note if isinstance(decision, Approved) else None,
     }
 
 

@@ -34,7 +34,7 @@ def welcome(root: Path) -> tuple[Group]:
         "and the plan comes back with them marked as changed",
     )
     table.add_row("d", "after a refinement: the words it changed, marked in the changed sections")
-    table.add_row("a", "approve: the agent edits the files and ticks each step in the plan")
+    table.add_row("a Enter", "approve (with an optional note): the agent edits the files and ticks each step")
     rows.append(Padding(table, (0, 0, 0, 2)))
     end = Text("Press Enter to send the task below.", style="bold")
     end.append("  Ctrl+Q quits; the project stays on disk for you to inspect.", style="not bold dim")

@@ -27,6 +27,9 @@ class Approved:
     channel: str | None = None
     # The page's comments saved with this approval (None: nothing was written), to put back on failure.
     saved: SavedComments | None = None
+    # What the person said with the approval (the `a` line's note): kept in the ledger event, told
+    # to the agent. None: no note.
+    note: str | None = None
 
 
 @dataclass(frozen=True)

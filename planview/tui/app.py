@@ -354,9 +354,10 @@ class PlanviewApp(App):
                 f"Approved {label}. The agent is still busy; tell it to carry out the plan when it stops."
             )
         else:
+            note = f"\nThe reviewer's note with the approval: {decision.note}" if decision.note else ""
             screen.send(
                 f"The plan {label} is approved. Carry it out step by step and tick each step with "
-                "set_plan_steps."
+                f"set_plan_steps.{note}"
             )
 
     def list_plans(self) -> None:

@@ -78,7 +78,7 @@ async def test_switch_mode_plan_opens_the_review_and_a_approves(project: Path, a
         assert review.plan_path == app.session.plan_path
         assert review.plan_path.read_text().startswith("# Add a greeting")
         assert not agent_log.find(event="exit-plan-answer"), "no answer before the person decides"
-        await pilot.press("a")
+        await pilot.press("a", "enter")
         # the edit after approval is asked for in execute mode (planview's confirmation)
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the edit confirmation")
         answer = agent_log.find(event="exit-plan-answer")[0]["outcome"]

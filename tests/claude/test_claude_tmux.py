@@ -95,7 +95,7 @@ def test_exit_plan_mode_opens_the_review_in_a_tmux_window_and_a_approves(
             "the plan on the review screen",
         )
         assert "Goal" in screen
-        _tmux(sock, "send-keys", "-t", "claude:plan review", "a")
+        _tmux(sock, "send-keys", "-t", "claude:plan review", "a", "Enter")
         out, err = proc.communicate(timeout=90)
         assert proc.returncode == 0, err
         answer = json.loads(out)["hookSpecificOutput"]

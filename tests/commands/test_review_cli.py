@@ -56,9 +56,21 @@ def test_approved_exits_0_and_prints_json(plan: Path, monkeypatch, capsys) -> No
         "feedback": None,
         "plan": str(plan.resolve()),
         "sha256": canonical_sha256(PLAN),
+        "note": None,
     }
     assert approval["channel"] == "review screen (planview review)" and approval["seq"] == 1
     assert approval["canonical_sha256"] == canonical_sha256(PLAN)
+
+
+def test_the_approval_note_reaches_the_json_and_the_ledger_event(plan: Path, monkeypatch, capsys) -> None:
+    note = "ship it behind the flag first"
+    code = run_with(
+        monkeypatch, lambda p: Approved(p, canonical_sha256(PLAN), note=note), ["review", str(plan), "--json"]
+    )
+    assert code == 0
+    assert json.loads(capsys.readouterr().out)["note"] == note
+    ledger = [json.loads(line) for line in (plan.parent.parent / "ledger.jsonl").read_text().splitlines()]
+    assert ledger[-1]["type"] == "approved" and ledger[-1]["note"] == note
 
 
 def test_approve_records_exactly_as_planview_approve_does(plan: Path, monkeypatch, capsys) -> None:
@@ -218,7 +230,7 @@ async def test_review_app_headless_decides_for_the_cli(plan: Path, tmp_path: Pat
     app = ReviewApp(plan, home=tmp_path / "home", watch=False)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        await pilot.press("a")
+        await pilot.press("a", "enter")
         await pilot.pause()
     assert app.return_value == Approved(plan.resolve(), canonical_sha256(PLAN))
     assert review_cmd.decision_json(app.return_value, plan.resolve())["decision"] == "approve"

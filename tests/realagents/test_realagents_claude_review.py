@@ -68,7 +68,7 @@ def _approve_in_tmux(tmux: claude_run.Tmux, project: Path) -> str:
     while not any(e.get("type") == "approved" for e in _ledger(project)):
         assert time.monotonic() < deadline, f"no approval recorded; review:\n{tmux.capture(review)}"
         if any("plan review" in name for name in tmux.windows()):
-            tmux.run("send-keys", "-t", review, "a", check=False)
+            tmux.run("send-keys", "-t", review, "a", "Enter", check=False)
         time.sleep(3)
     return screen
 

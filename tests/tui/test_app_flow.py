@@ -89,7 +89,7 @@ async def test_demo_flow_plan_refuse_review_approve_execute(tmp_path: Path) -> N
         assert not (root / "greet.py").read_text().startswith("# shout")
         assert screen.todos.todos == ()
 
-        await pilot.press("a")  # approve & run
+        await pilot.press("a", "enter")  # approve & run (Enter confirms)
         await wait_for(pilot, lambda: app.screen is screen and not screen.busy, "the steps to run")
         await pilot.pause()
 
@@ -354,7 +354,7 @@ async def test_approve_from_plan_review_hands_over_to_the_agent(project: Path) -
         await wait_for(pilot, lambda: not screen.busy and provider.position == 2, "the plan")
         await submit(pilot, app, "/plan review")
         await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review screen")
-        await pilot.press("a")
+        await pilot.press("a", "enter")
         await wait_for(
             pilot,
             lambda: app.screen is screen and provider.position == 3 and not screen.busy,
@@ -368,7 +368,7 @@ async def test_approve_from_plan_review_hands_over_to_the_agent(project: Path) -
         sent, seq = len(user_texts(app)), app.session.approval.seq
         await submit(pilot, app, "/plan review")
         await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review screen again")
-        await pilot.press("a")
+        await pilot.press("a", "enter")
         await wait_for(pilot, lambda: app.screen is screen, "back on the session screen")
         await pilot.pause()
         assert len(user_texts(app)) == sent and provider.position == 3 and not screen.busy
@@ -414,7 +414,7 @@ async def test_demo_keep_planning_brings_the_same_plan_back(tmp_path: Path) -> N
 
         await submit(pilot, app, "ok, show it again")
         await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review, again")
-        await pilot.press("a")
+        await pilot.press("a", "enter")
         await wait_for(pilot, lambda: app.screen is screen and not screen.busy, "the steps to run")
         await pilot.pause()
         assert screen.todos.progress == (3, 3)
@@ -460,7 +460,7 @@ async def test_demo_review_scrolls_and_a_refinement_marks_two_sections(tmp_path:
         ].content
         assert "what about --times 0?" in feedback
 
-        await pilot.press("a")
+        await pilot.press("a", "enter")
         await wait_for(pilot, lambda: app.screen is screen and not screen.busy, "the steps to run")
         await pilot.pause()
         assert screen.todos.progress == (3, 3)
@@ -487,7 +487,7 @@ async def test_demo_second_refinement_is_declined_and_the_plan_comes_back(tmp_pa
         await submit(pilot, app, "show it again")
         await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review, again")
         assert app.screen.text == revised
-        await pilot.press("a")
+        await pilot.press("a", "enter")
         await wait_for(pilot, lambda: app.screen is screen and not screen.busy, "the steps to run")
         await pilot.pause()
         assert screen.todos.progress == (3, 3)

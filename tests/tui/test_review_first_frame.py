@@ -166,7 +166,7 @@ async def test_approve_before_the_load_finishes_pins_the_shown_text(tmp_path: Pa
     path = plan_file(tmp_path)
     app = ReviewApp(path, home=tmp_path / "home", watch=False)
     async with app.run_test(size=(80, 30)) as pilot:
-        await pilot.press("a")
+        await pilot.press("a", "enter")
     assert app.return_value == Approved(path.resolve(), canonical_sha256(long_plan()))
 
 
@@ -323,7 +323,7 @@ async def test_a_short_plan_reviewed_again_pins_its_hash_before_the_load(
     app = ReviewApp(path, home=tmp_path / "home", watch=False)
     async with app.run_test(size=(80, 30)) as pilot:
         assert app.review._loading is not None and app.review.diff is None  # deferred, not computed
-        await pilot.press("a")
+        await pilot.press("a", "enter")
     assert app.return_value == Approved(path.resolve(), canonical_sha256(text))
 
 

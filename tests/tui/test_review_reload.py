@@ -77,7 +77,7 @@ async def test_vanished_file_shows_a_notice_and_disables_approve(tmp_path: Path)
         assert "gone" in screen.notice_text and screen.query_one("#notice").display
         assert "a approve" not in screen.hints_text
         assert top_text(screen) == "Plan"  # the last text stays readable
-        await pilot.press("a")
+        await pilot.press("a", "enter")
         await pilot.pause()
         assert app.return_value is None
         path.write_text(make_plan(), encoding="utf-8")  # it comes back

@@ -154,14 +154,15 @@ async def test_hints_are_whole_words_at_40_80_120(tmp_path: Path) -> None:
     path = write(tmp_path, make_plan())
     expected = {
         40: "Esc keep  a approve  r refine  ? keys",
-        80: "Esc keep  a approve  r refine  n/p  w web  / search  o outline  ? keys",
+        80: "Esc keep  a approve  r refine  n/p  w web  / search  ? keys",  # + "seen 2/7"
         120: "Esc keep planning   a approve & run   r refine   n/p section   w web   / search   o outline   ? keys",
     }
     for width, hints in expected.items():
         app = review_app(path, tmp_path)
         async with app.run_test(size=(width, 30)) as pilot:
             await pilot.pause()
-            assert app.review.hints_text == hints
+            shown, _, seen = app.review.hints_text.partition("   seen ")
+            assert shown == hints and (width == 40) == (seen == "")  # "seen N/7" where there is room
             assert len(app.review.scroll_row_text) <= width - 2
             if width == 40:
                 assert "lines" not in app.review.scroll_row_text  # the range went first
@@ -211,7 +212,7 @@ async def test_approve_pins_the_canonical_hash(tmp_path: Path) -> None:
     app = review_app(path, tmp_path)
     async with app.run_test(size=(80, 30)) as pilot:
         await pilot.pause()
-        await pilot.press("a")
+        await pilot.press("a", "enter")
         await pilot.pause()
     assert app.return_value == Approved(path.resolve(), canonical_sha256(text))
 
@@ -224,13 +225,13 @@ async def test_approve_after_a_change_on_disk_asks_once_more(tmp_path: Path) -> 
         screen = app.review
         changed = make_plan(tweak={3: " edited"})
         path.write_text(changed, encoding="utf-8")
-        await pilot.press("a")
+        await pilot.press("a", "enter")
         await pilot.pause()
         assert app.return_value is None and app.screen is screen
         assert "changed on disk" in screen.notice_text and "Section 3" in screen.notice_text
         assert screen.text == changed  # the new version is what is on screen now
         assert 3 in screen.body.changed
-        await pilot.press("a")
+        await pilot.press("a", "enter")
         await pilot.pause()
     assert app.return_value == Approved(path.resolve(), canonical_sha256(changed))
 
@@ -243,9 +244,9 @@ async def test_live_reload_then_approve_asks_once_more(tmp_path: Path) -> None:
         screen = app.review
         path.write_text(make_plan(tweak={1: " new"}), encoding="utf-8")
         assert screen.reload_from_disk()
-        await pilot.press("a")
+        await pilot.press("a", "enter")
         assert app.return_value is None and "press a again" in screen.notice_text
-        await pilot.press("a")
+        await pilot.press("a", "enter")
         await pilot.pause()
     assert isinstance(app.return_value, Approved)
 
@@ -278,7 +279,7 @@ async def test_empty_plan_disables_approve(tmp_path: Path) -> None:
         assert screen.empty and not screen.approve_enabled
         assert screen.body.render_line(0).text.strip() == "This plan is empty"
         assert "a approve" not in screen.hints_text
-        await pilot.press("a")
+        await pilot.press("a", "enter")
         await pilot.pause()
         assert app.return_value is None and "empty" in screen.notice_text
         await pilot.press("escape")

@@ -129,7 +129,7 @@ async def test_back_on_the_page_keeps_the_terminal_review_open(tmp_path, opened)
         await wait_for(pilot, lambda: len(opened) == 2, "the second page")
         assert opened[1].split("/?")[0] == opened[0].split("/?")[0]
         assert opened[1] != opened[0]  # with a fresh one-time ticket
-        await pilot.press("a")
+        await pilot.press("a", "enter")
         await wait_for(pilot, lambda: app.return_value is not None, "the screen to close")
     assert app.return_value == Approved(path.resolve(), canonical_sha256(PLAN))
 

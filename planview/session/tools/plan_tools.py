@@ -169,6 +169,8 @@ def _approved(ctx: ToolContext, path: Path, text: str, decision: Approved) -> To
         "Steps:",
         lifecycle.steps_listing(steps),
     ]
+    if decision.note:  # what the person said with the approval (the review's `a` line)
+        parts.insert(1, f"The reviewer's note with the approval: {decision.note}")
     seeded = [f"{len(merge.added)} step(s) added to the todo list"]
     if merge.skipped:
         seeded.append(f"{len(merge.skipped)} already listed")

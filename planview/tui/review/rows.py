@@ -62,16 +62,44 @@ def scroll_row(fitted: gauge.ScrollRow, warning: str) -> Text:
     return text
 
 
-def hint_row(hint_list: tuple[hints.HintSpec, ...], width: int, variables: dict[str, str]) -> Text:
-    """The key hints that fit, keys bold; the same hints as `hints.hints_text`."""
-    row = Text(no_wrap=True, overflow="ellipsis")
+TAIL_GAP = 3  # cells between the hints and the note on the right ("seen 3/8")
+MIN_HINTS_WITH_TAIL = 4  # fewer hints than this left beside it, and the note on the right goes
+
+
+def footer(
+    hint_list: tuple[hints.HintSpec, ...], width: int, tail: str = ""
+) -> tuple[tuple[hints.Hint, ...], str, str]:
+    """(hints, gap between them, the note on the right): the note ("seen 3/8") shows when at least
+    MIN_HINTS_WITH_TAIL hints still fit beside it, else it is dropped before any of them."""
+    if tail:
+        shown, separator = hints.fit(hint_list, width - len(tail) - TAIL_GAP)
+        if len(shown) >= min(MIN_HINTS_WITH_TAIL, len(hint_list)):
+            return shown, separator, tail
     shown, separator = hints.fit(hint_list, width)
+    return shown, separator, ""
+
+
+def footer_text(hint_list: tuple[hints.HintSpec, ...], width: int, tail: str = "") -> str:
+    shown, separator, tail = footer(hint_list, width, tail)
+    text = separator.join(hints.hint_text(h) for h in shown)
+    return f"{text}{' ' * TAIL_GAP}{tail}" if tail else text
+
+
+def hint_row(
+    hint_list: tuple[hints.HintSpec, ...], width: int, variables: dict[str, str], tail: str = ""
+) -> Text:
+    """The key hints that fit, keys bold, and `tail` right-aligned; the same as `footer_text`."""
+    row = Text(no_wrap=True, overflow="ellipsis")
+    shown, separator, tail = footer(hint_list, width, tail)
     for i, (key, label) in enumerate(shown):
         if i:
             row.append(separator)
         row.append(key, _HINT_STYLES.get(key, "bold"))
         if label:
             row.append(" " + label)
+    if tail:
+        row.append(" " * max(TAIL_GAP, width - row.cell_len - len(tail)))
+        row.append(tail, "dim")
     return themed(row, variables)
 
 

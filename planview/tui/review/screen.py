@@ -41,11 +41,12 @@ if TYPE_CHECKING:
     from textual.widgets import Input
 
     from planview.plan.decision import ReviewDecision
+    from planview.tui.review.approve_bar import ApproveNote
     from planview.tui.review.editor import RefineEditor
     from planview.tui.review.search import Match, PlanSearch, SearchBar
     from planview.web.server import ReviewServer
 
-_OPENS_AN_INPUT = frozenset({"refine", "search"})  # keys typed after these are the input's
+_OPENS_AN_INPUT = frozenset({"refine", "search", "approve"})  # keys typed after these are the input's
 _ROW_PADDING = 2  # the rows have one column of padding on each side (review.tcss)
 
 
@@ -78,6 +79,7 @@ class ReviewScreen(PlanScreen):
         self._web: ReviewServer | None = None  # the browser review `w` opened, while it runs
         self._editor: RefineEditor | None = None
         self._search_bar: SearchBar | None = None  # mounted on the first `/`
+        self._note_bar: ApproveNote | None = None  # the `a` line's note, mounted on the first `a`
         self._search: PlanSearch | None = None
         self._search_from = (0, 0)  # (line, cell) the search started at: typing searches from there
         self.outline_choice: bool | None = None  # `o` shows/hides the outline; None: by the width
@@ -87,6 +89,7 @@ class ReviewScreen(PlanScreen):
         self._open_at: int | None = None  # that section, until the body is laid out
         self._transient = False  # the notice is a passing remark ("last section"), cleared by a move
         self.seen = SeenLines()  # the source lines that were on screen
+        self._seen_cache: tuple[tuple, list[bool]] | None = None
         # Keys typed between `r` and the editor taking focus (they are the note's first letters).
         self._key_buffer: list[events.Key] | None = None
 
@@ -214,12 +217,28 @@ class ReviewScreen(PlanScreen):
 
     @property
     def hint_list(self) -> tuple[hints.HintSpec, ...]:
-        rows_ = keymap.EDITOR if self.editing else keymap.SEARCH if self.searching else self.key_rows
+        rows_ = (
+            keymap.EDITOR
+            if self.editing
+            else keymap.SEARCH
+            if self.searching
+            else keymap.CONFIRM
+            if self.confirming
+            else self.key_rows
+        )
         return hints.specs(keymap.footer_rows(rows_, self.hint_state))
 
     @property
     def hints_text(self) -> str:
-        return hints.hints_text(self.hint_list, self._row_width())
+        return rows.footer_text(self.hint_list, self._row_width(), self.seen_text)
+
+    @property
+    def seen_text(self) -> str:
+        """ "seen 3/8": sections whose every line was on screen, of all (the footer's right end)."""
+        if self.editing or self.searching or self.confirming or self.empty:
+            return ""
+        seen, total = self.sections_seen
+        return f"seen {seen}/{total}" if total > 1 else ""
 
     def _set_notice(self, text: str) -> None:
         self.notice_text = text
@@ -270,7 +289,9 @@ class ReviewScreen(PlanScreen):
         summary.update(Text(rows.fit_summary(self.summary_text, width), no_wrap=True, overflow="ellipsis"))
         summary.display = bool(self.summary_text)
         self._update_position()
-        self.query_one("#hints", Static).update(rows.hint_row(self.hint_list, width, self._variables))
+        self.query_one("#hints", Static).update(
+            rows.hint_row(self.hint_list, width, self._variables, self.seen_text)
+        )
 
     def _update_position(self) -> None:
         row = self.query_one("#scrollrow", Static)
@@ -281,8 +302,13 @@ class ReviewScreen(PlanScreen):
     @on(PlanBody.Moved)
     def _on_body_moved(self) -> None:
         self._open_at_changed()
+        seen = self.seen_text
         self._note_seen()
         self._update_position()
+        if self.seen_text != seen:  # the footer's "seen 3/8"
+            self.query_one("#hints", Static).update(
+                rows.hint_row(self.hint_list, self._row_width(), self._variables, self.seen_text)
+            )
 
     @on(PlanBody.ReaderScrolled)
     def _on_reader_scrolled(self) -> None:
@@ -299,22 +325,33 @@ class ReviewScreen(PlanScreen):
         bottom = min(body.top_line + body.viewport_height, len(sources)) - 1
         self.seen.add(sources[top], sources[max(top, bottom)])
 
-    @property
-    def sections_seen(self) -> tuple[int, int]:
-        """(sections whose every line has been on screen, sections in the plan)."""
+    def seen_flags(self) -> list[bool]:
+        """For each section: has every line of it been on screen?"""
         sections = self.document.sections
         if self.empty or not sections:
-            return (0, 0)
+            return []
         body = self.body
         laid_out = body.laid_out
-        seen = 0
-        for index in range(min(laid_out.done, len(sections))):
+        key = (id(laid_out), laid_out.done, len(sections), tuple(self.seen.intervals))
+        if self._seen_cache is not None and self._seen_cache[0] == key:
+            return self._seen_cache[1]
+        flags = []
+        for index in range(len(sections)):
+            if index >= laid_out.done:
+                flags.append(False)
+                continue
             start, end = laid_out.starts[index], laid_out.starts[index] + laid_out.section_length(index)
             while end - 1 > start and not body.line_text(end - 1).strip():
                 end -= 1  # the blank gap after a section need not have been on screen
-            if end > start and self.seen.covers(laid_out.sources[start], laid_out.sources[end - 1]):
-                seen += 1
-        return (seen, len(sections))
+            flags.append(end > start and self.seen.covers(laid_out.sources[start], laid_out.sources[end - 1]))
+        self._seen_cache = (key, flags)
+        return flags
+
+    @property
+    def sections_seen(self) -> tuple[int, int]:
+        """(sections whose every line has been on screen, sections in the plan)."""
+        flags = self.seen_flags()
+        return (sum(flags), len(flags))
 
     def _say(self, text: str) -> None:
         """A passing remark in the notice row; the next move clears it."""
@@ -508,12 +545,14 @@ class ReviewScreen(PlanScreen):
         to the app, whose bindings run the action: the keys typed meanwhile pass here before the
         input exists, so buffering starts at the opening key itself, not in the action."""
         if self._key_buffer is not None:
-            if self.focused is not self._editor and self.focused is not self._search_bar:
+            if self.focused not in (self._editor, self._search_bar, self._note_bar):
                 self._key_buffer.append(event)
                 event.stop()
                 event.prevent_default()
             return
-        if not self.editing and not self.searching and event.key in self._opening_keys():
+        if self.editing or self.searching or self.confirming:
+            return
+        if event.key in self._opening_keys():
             self._key_buffer = []  # the binding still runs the action: this only starts the buffer
 
     def _opening_keys(self) -> frozenset[str]:
@@ -521,14 +560,20 @@ class ReviewScreen(PlanScreen):
             name
             for row in self.key_rows
             for key in row.bindings
-            if key.action in _OPENS_AN_INPUT
+            if key.action in _OPENS_AN_INPUT and (key.action != "approve" or self.approve_enabled)
             for name in key.alternatives
         )
 
-    def action_approve(self) -> None:
-        if self.editing:
+    @property
+    def confirming(self) -> bool:
+        """The `a` confirmation line is open."""
+        return self._note_bar is not None and bool(self._note_bar.display)
+
+    async def action_approve(self) -> None:
+        if self.editing or self.confirming:
             return
         if not self.approve_enabled:
+            self._key_buffer = None
             if self.empty:
                 self._set_notice("This plan is empty: there is nothing to approve. Esc keeps planning.")
             elif self.not_approvable:
@@ -537,9 +582,64 @@ class ReviewScreen(PlanScreen):
                 )
             self._update_rows()
             return
+        if self.searching:
+            self.on_search_bar_leave()
+        from planview.tui.review.approve_bar import ApproveNote  # on first use: not at start-up
+
+        if self._note_bar is None:
+            if self._key_buffer is None:
+                self._key_buffer = []
+            self._note_bar = ApproveNote(id="note")
+            await self.mount(self._note_bar, before=self.query_one("#hints"))
+        bar = self._note_bar
+        bar.value = ""
+        bar.display = True
+        self._transient = False
+        self._set_notice(self.confirm_text)
+        self._focus_with_keys(bar)
+        self._update_rows()
+
+    @property
+    def confirm_text(self) -> str:
+        """The `a` line: how much of the plan was shown, and what Enter and Esc do."""
+        from planview.tui.review.approve_bar import seen_sentence
+
+        seen, total = self.sections_seen
+        unseen = [
+            clean_text(section.title) or "Preamble"
+            for section, was_seen in zip(self.document.sections, self.seen_flags(), strict=False)
+            if not was_seen
+        ]
+        return (
+            f"Approve & run this plan? {seen_sentence(seen, total, unseen)} "
+            "Add a note if you like; Enter approves, Esc goes back."
+        )
+
+    def on_approve_note_back(self) -> None:
+        self._close_note_bar()
+        self._set_notice("")
+        self._update_rows()
+
+    def _close_note_bar(self) -> None:
+        if self._note_bar is not None:
+            self._note_bar.display = False
+        self.set_focus(self.body)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input is not self._note_bar:
+            return
+        event.stop()
+        note = " ".join(event.value.split()) or None
+        self._close_note_bar()
+        self._set_notice("")
+        self.approve_now(note)
+
+    def approve_now(self, note: str | None = None) -> None:
+        """Approve the text on screen (with `note`), unless the file changed since it was shown."""
         self._finish_loading()  # the hash of what was shown, and its diff, before comparing
         on_disk = self._read_or_flag()
         if on_disk is None:
+            self._update_rows()
             return
         sha = canonical_sha256(on_disk)
         if on_disk != self.text:
@@ -552,7 +652,7 @@ class ReviewScreen(PlanScreen):
             return
         from planview.plan.decision import Approved
 
-        self._decide(Approved(self.plan_path, sha))
+        self._decide(Approved(self.plan_path, sha, note=note))
 
     def _decide(self, decision: ReviewDecision) -> None:
         """Close with `decision`; the watcher stops first (the agent writes the plan right after)."""
