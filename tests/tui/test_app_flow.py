@@ -439,7 +439,9 @@ async def test_demo_review_scrolls_and_a_refinement_marks_two_sections(tmp_path:
         assert review.body.overflowing, "the demo plan must be long enough to scroll"
         assert review.summary_text == ""  # a first review marks nothing
         await pilot.press("n", "n")
-        assert review.body.top_line > 0  # n scrolls the demo plan at every common size
+        assert review.current_section_index == 2  # the cursor, shown (scrolled to only if need be)
+        start, _end = review.body.section_line_range(2)
+        assert review.body.top_line <= start < review.body.top_line + review.body.viewport_height
 
         await pilot.press("r")
         for key in "what about --times 0?":
@@ -459,6 +461,8 @@ async def test_demo_review_scrolls_and_a_refinement_marks_two_sections(tmp_path:
             0
         ].content
         assert "what about --times 0?" in feedback
+        # The re-review opens at its first changed section.
+        assert titles[again.current_section_index] == "Approach"
 
         await pilot.press("a", "enter")
         await wait_for(pilot, lambda: app.screen is screen and not screen.busy, "the steps to run")

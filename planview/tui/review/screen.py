@@ -301,6 +301,8 @@ class ReviewScreen(PlanScreen):
 
     @on(PlanBody.Moved)
     def _on_body_moved(self) -> None:
+        if self._has_decided or not self.is_attached:
+            return  # (a move queued before the screen closed)
         self._open_at_changed()
         seen = self.seen_text
         self._note_seen()
@@ -312,7 +314,8 @@ class ReviewScreen(PlanScreen):
 
     @on(PlanBody.ReaderScrolled)
     def _on_reader_scrolled(self) -> None:
-        self._follow_top()
+        if not self._has_decided and self.is_attached:
+            self._follow_top()
 
     # -- the section cursor -------------------------------------------------------------------
     def _note_seen(self) -> None:
