@@ -87,6 +87,14 @@ def run_command(args: argparse.Namespace) -> int:
     )
     printer: EventPrinter = JsonPrinter(sys.stdout) if args.json else TextPrinter(sys.stdout)
     session = spec.build(on_event=printer)
+    if not getattr(session, "sandboxed", True):  # said once, on stderr (stdout may be --json)
+        from planview.sandbox import status as sandbox_status
+
+        say(
+            f"planview: plan mode here runs on planview's lists alone ({sandbox_status.current().reason}); "
+            "plan-mode bash runs read-only git only (`planview doctor` says what enforces plan mode)",
+            file=sys.stderr,
+        )
     message = task
     notice = session.resume_notice
     if spec.resume is not None:

@@ -222,3 +222,19 @@ def test_a_folded_result_counts_its_lines_in_words(project: Path, capsys: pytest
     assert main(["run", "--script", str(path), "look"]) == 0
     out = capsys.readouterr().out
     assert "(+1 line)" in out and "(+2 lines)" in out and "(+1 lines)" not in out
+
+
+def test_run_says_once_when_plan_mode_runs_on_lists_alone(
+    project: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from planview.sandbox import status as sandbox_status
+
+    demo = script(tmp_path / "l.jsonl", {"text": "hi"})
+    with sandbox_status.forced(sandbox_status.lists_only("this kernel has no Landlock system calls")):
+        assert main(["run", "--plan", "--json", "--script", str(demo), "look"]) == 0
+    captured = capsys.readouterr()
+    assert captured.err.count("lists alone") == 1 and "no Landlock" in captured.err
+    assert all(json.loads(line) for line in captured.out.splitlines())  # stdout stays JSON
+    assert main(["run", "--plan", "--json", "--script", str(demo), "look"]) == 0
+    if sandbox_status.current().enforcing:
+        assert "lists alone" not in capsys.readouterr().err
