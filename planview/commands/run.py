@@ -64,19 +64,7 @@ def run_command(args: argparse.Namespace) -> int:
 
     from planview.commands.session_builder import prepare
 
-    task, resume = args.task, args.resume
-    if resume and task is None and any(c.isspace() for c in resume):
-        # `planview run --resume "do more"` (the hint below prints that form): text is the task.
-        # One word is a session ID, and one that names no session is an error, as in the app.
-        task, resume = resume, ""
-    if not task and resume is None:
-        raise PlanviewError(
-            'give the task: planview run "what to do" (or --resume to continue a saved session)'
-        )
-    if args.script and args.provider not in (None, "scripted"):
-        raise PlanviewError(
-            f"--script replays a file and cannot be combined with --provider {args.provider}; drop one"
-        )
+    task, resume = _task_and_resume(args)
     spec = prepare(
         provider=args.provider,
         model=args.model,
@@ -95,20 +83,8 @@ def run_command(args: argparse.Namespace) -> int:
             "plan-mode bash runs read-only git only (`planview doctor` says what enforces plan mode)",
             file=sys.stderr,
         )
-    message = task
     notice = session.resume_notice
-    if spec.resume is not None:
-        if session.file_notice:  # the session file's torn last line was left out
-            say(f"planview: {session.file_notice}", file=sys.stderr)
-        if not task and notice is None and session.mode == "plan" and session.plan_path is not None:
-            if not session.approvals.is_current(session.plan_path):
-                rel = session.relative(session.plan_path)
-                raise PlanviewError(
-                    f"{rel} is not approved yet: run `planview approve {rel}` first, "
-                    f'or pass a task to keep planning (`planview run --resume {session.id} "refine the steps"`)'
-                )
-        told = notice.for_model if notice is not None else None
-        message = "\n\n".join(p for p in (told, task) if p) or "Continue."
+    message = str(task) if spec.resume is None else _resumed_message(session, task)
     printer.on_closed = session.cancel
     printer.guard(printer.start, session)
     if notice is not None:
@@ -130,6 +106,39 @@ def run_command(args: argparse.Namespace) -> int:
         if printer.closed:
             return _output_closed()
     return 0
+
+
+def _task_and_resume(args: argparse.Namespace) -> tuple[str | None, str | None]:
+    task, resume = args.task, args.resume
+    if resume and task is None and any(c.isspace() for c in resume):
+        # `planview run --resume "do more"` (the hint below prints that form): text is the task.
+        # One word is a session ID, and one that names no session is an error, as in the app.
+        task, resume = resume, ""
+    if not task and resume is None:
+        raise PlanviewError(
+            'give the task: planview run "what to do" (or --resume to continue a saved session)'
+        )
+    if args.script and args.provider not in (None, "scripted"):
+        raise PlanviewError(
+            f"--script replays a file and cannot be combined with --provider {args.provider}; drop one"
+        )
+    return task, resume
+
+
+def _resumed_message(session: Any, task: str | None) -> str:
+    """What a resumed session is told first: what the resume found, then the task (or "Continue.")."""
+    notice = session.resume_notice
+    if session.file_notice:  # the session file's torn last line was left out
+        say(f"planview: {session.file_notice}", file=sys.stderr)
+    if not task and notice is None and session.mode == "plan" and session.plan_path is not None:
+        if not session.approvals.is_current(session.plan_path):
+            rel = session.relative(session.plan_path)
+            raise PlanviewError(
+                f"{rel} is not approved yet: run `planview approve {rel}` first, "
+                f'or pass a task to keep planning (`planview run --resume {session.id} "refine the steps"`)'
+            )
+    told = notice.for_model if notice is not None else None
+    return "\n\n".join(p for p in (told, task) if p) or "Continue."
 
 
 async def _drive(session: Any, message: str) -> None:
@@ -286,40 +295,54 @@ class TextPrinter(EventPrinter):
             if inner in ("ToolStarted", "ToolFinished"):
                 self.show(event.event, indent + "  │ ")
             return
-        if indent and kind == "ToolStarted":
+        if indent:
+            self._child(kind, event, indent)
+            return
+        shown = _SHOWN.get(kind)
+        if shown is not None:
+            getattr(self, shown)(event)
+
+    def _child(self, kind: str, event: Any, indent: str) -> None:
+        """A subagent's tool rows; its mode changes and the rest belong to the child."""
+        if kind == "ToolStarted":
             self._row(f"{indent}▸ {self.clean(event.headline)}")
-        elif indent and kind == "ToolFinished":
+        elif kind == "ToolFinished":
             mark = "✗" if event.refused else ("!" if event.error else "✓")
             self._row(f"{indent}  {mark} {_summary(self.clean(event.result))}")
-        elif indent:
-            return  # a child's mode changes and the rest belong to the child
-        elif kind == "McpNotice":
-            self._row(f"! {self.clean(event.message)}")
-        elif kind == "TextDelta":
-            self._write(self.clean(event.text))
-        elif kind == "ToolStarted":
-            self._row(f"▸ {self.clean(event.headline)}")
-        elif kind == "ToolFinished":
-            if event.refused:
-                self._row("  ✗ " + self.clean(event.result).strip().replace("\n", "\n    "))
-            elif event.error:
-                self._row(f"  ! {_summary(self.clean(event.result))}")
-            else:
-                self._row(f"  ✓ {_summary(self.clean(event.result))}")
-        elif kind == "ModeChanged":
-            state = "approved" if event.approved else ("stale" if event.stale else "")
-            plan = f" · {event.plan_path.name}" if event.plan_path else ""
-            note = f" ({self.clean(event.note)})" if event.note else ""
-            self._row(f"── {event.mode} mode{plan}{' · ' + state if state else ''}{note}")
-        elif kind == "TodosChanged":
-            done = sum(1 for t in event.todos if t.status == "completed")
-            more = f", {len(event.deferred)} deferred" if event.deferred else ""
-            self._row(f"  todos: {done}/{len(event.todos)} done{more}")
-        elif kind == "TurnEnded":
-            if event.reason == "cancelled":
-                self._row("── cancelled")
-            elif not self.at_line_start:
-                self._write("\n")
+
+    def _mcp_notice(self, event: Any) -> None:
+        self._row(f"! {self.clean(event.message)}")
+
+    def _text(self, event: Any) -> None:
+        self._write(self.clean(event.text))
+
+    def _tool_started(self, event: Any) -> None:
+        self._row(f"▸ {self.clean(event.headline)}")
+
+    def _tool_finished(self, event: Any) -> None:
+        if event.refused:
+            self._row("  ✗ " + self.clean(event.result).strip().replace("\n", "\n    "))
+        elif event.error:
+            self._row(f"  ! {_summary(self.clean(event.result))}")
+        else:
+            self._row(f"  ✓ {_summary(self.clean(event.result))}")
+
+    def _mode_changed(self, event: Any) -> None:
+        state = "approved" if event.approved else ("stale" if event.stale else "")
+        plan = f" · {event.plan_path.name}" if event.plan_path else ""
+        note = f" ({self.clean(event.note)})" if event.note else ""
+        self._row(f"── {event.mode} mode{plan}{' · ' + state if state else ''}{note}")
+
+    def _todos(self, event: Any) -> None:
+        done = sum(1 for t in event.todos if t.status == "completed")
+        more = f", {len(event.deferred)} deferred" if event.deferred else ""
+        self._row(f"  todos: {done}/{len(event.todos)} done{more}")
+
+    def _turn_ended(self, event: Any) -> None:
+        if event.reason == "cancelled":
+            self._row("── cancelled")
+        elif not self.at_line_start:
+            self._write("\n")
 
     def awaiting_approval(self, plan: str, session_id: str) -> None:
         self._row("")
@@ -329,6 +352,18 @@ class TextPrinter(EventPrinter):
         planview = planview_command()  # the words that run this planview, as it was started
         self._row(f"Approve it with:   {planview} approve {plan}")
         self._row(f"Then continue:     {planview} run --resume {session_id}")
+
+
+# Which TextPrinter method prints each top-level event (the rest print nothing).
+_SHOWN = {
+    "McpNotice": "_mcp_notice",
+    "TextDelta": "_text",
+    "ToolStarted": "_tool_started",
+    "ToolFinished": "_tool_finished",
+    "ModeChanged": "_mode_changed",
+    "TodosChanged": "_todos",
+    "TurnEnded": "_turn_ended",
+}
 
 
 def _summary(text: str, width: int = 160) -> str:
