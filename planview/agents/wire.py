@@ -47,7 +47,7 @@ class BoundedLines(asyncio.StreamReader):
             return True
         return False
 
-    async def readuntil(self, separator: bytes = b"\n") -> bytes:
+    async def readuntil(self, separator: Any = b"\n") -> bytes:  # Any: asyncio types it as a private alias
         if self.overrun:
             raise asyncio.IncompleteReadError(b"", None)
         try:
