@@ -227,6 +227,7 @@ async def test_cancel_sends_session_cancel_and_answers_pending_permissions_cance
     assert agent_log.find(event="stream-permission")[0]["outcome"] == {"outcome": "cancelled"}
 
 
+@pytest.mark.usefixtures("lists_only")  # the pin checked at the permission (no hand-off to a new process)
 async def test_execute_pin_refuses_an_edit_after_the_plan_changed(project: Path, agent_log: Any) -> None:
     rec = Recorder()
     session = make(project, "slow-edit", rec, plan_mode=True, ui=ReviewUI())
