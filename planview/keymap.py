@@ -261,6 +261,9 @@ WEB: tuple[KeyRow, ...] = (
     KeyRow("edit the current block's newest comment", (_k("web.edit", "e", "edit"),)),
     KeyRow("save feedback into the plan file", (_k("web.save", "s", "save"),)),
     KeyRow("approve & run", (_k("web.approve", "a", "approve"),), when="approvable"),
+    KeyRow(
+        "show / hide the words changed since your last review", (_k("web.diff", "d", "diff"),), when="diff"
+    ),
     KeyRow("close the composer, this sheet, then the review", (_k("web.close", "Escape", "close"),)),
     KeyRow("this sheet", (_k("web.sheet", "?", "sheet"),)),
 )
@@ -339,19 +342,21 @@ def markdown_table(rows: Sequence[KeyRow]) -> str:
     """The rows as README's key table (one per screen, checked by a test)."""
     lines = ["| keys | what they do |", "|---|---|"]
     for row in rows:
-        keys = (
-            " ".join(f"`{part}`" for part in row.display.replace("  ", " ").split(" ")) if row.display else ""
-        )
+        if row.keys_shown:  # a widget's own key, written as words ("mouse wheel")
+            keys = row.keys_shown
+        else:
+            keys = " ".join(f"`{part}`" for part in row.display.replace("  ", " ").split(" "))
         keys = keys.replace("|", "\\|")
         lines.append(f"| {keys} | {row.description} |")
     return "\n".join(lines)
 
 
-def web_keys(approve: bool) -> list[dict[str, str]]:
-    """The browser page's keys for its data island: what `onKey` dispatches on and `?` lists."""
+def web_keys(approve: bool, diff: bool) -> list[dict[str, str]]:
+    """The browser page's key sheet for its data island (client.js draws it; its key handler is
+    checked against these rows by a test): `shown` as the page writes keys, `what` they do."""
+    state = {"approvable": approve, "diff": diff}
     return [
-        {"key": key.alternatives[0], "action": key.action, "shown": row.display, "what": row.description}
+        {"shown": " / ".join(key.alternatives[0] for key in row.bindings), "what": row.description}
         for row in WEB
-        if approve or row.when != "approvable"
-        for key in row.bindings
+        if not row.when or state.get(row.when, False)
     ]

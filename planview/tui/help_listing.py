@@ -12,12 +12,11 @@ from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 
+from planview import keymap
 from planview.tui import commands as cmd
 
-KEYS = (
-    "Keys: Enter send · Ctrl+J newline · ↑ history · PgUp/PgDn scroll the transcript · Esc cancel the turn · "
-    "Ctrl+Alt+P plan mode (/plan in any terminal) · Ctrl+O expand tool output · Ctrl+P command palette"
-)
+# The session's keys, from the one key map (planview/keymap.py SESSION).
+KEYS = "Keys: " + " · ".join(f"{row.hint_key} {row.description}" for row in keymap.SESSION)
 MIN_WHAT_COLUMNS = 30  # narrower than this beside the commands, the descriptions go under them
 
 

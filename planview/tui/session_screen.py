@@ -17,12 +17,14 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer
 
+from planview import keymap
 from planview.errors import PlanviewError
 from planview.session import events as ev
 from planview.session.view import SessionView
 from planview.textsafe import sanitize_for_terminal
 from planview.tui import commands as cmd
 from planview.tui.help_listing import HelpListing
+from planview.tui.key_bindings import bindings
 from planview.tui.messages import CancelRequested, PromptSubmitted
 from planview.tui.styles import stylesheet
 from planview.tui.widgets.chip import ModeChip, StatusBar
@@ -56,25 +58,10 @@ def short_path(path: Path) -> str:
 
 class SessionScreen(Screen):
     CSS_PATH = stylesheet("session")
-    BINDINGS = [
-        # Every terminal's Ctrl+Alt+P (ESC ^P, modifyOtherKeys, CSI u) arrives as "alt+ctrl+p" through
-        # planview.tui.chord_keys (Textual sorts modifiers). /plan works everywhere.
-        Binding(
-            "ctrl+alt+p,alt+ctrl+p",
-            "toggle_plan",
-            "plan mode (/plan)",
-            key_display="ctrl+alt+p",  # Textual draws "alt+^p"; README and /help say Ctrl+Alt+P
-            id="plan.toggle",
-        ),
-        Binding("ctrl+o", "expand_tools", "expand", id="tools.expand"),
-        # Shows the whole todo list when a narrow screen collapsed it to one line.
-        Binding("ctrl+t", "toggle_todos", "todos", show=False, id="todos.toggle"),
-        Binding("escape", "cancel_turn", "cancel", show=False, id="turn.cancel"),
-        # The prompt (a TextArea) would take PgUp/PgDn to move its own cursor, so the transcript could
-        # never be paged from the keyboard: they page the transcript whatever has focus.
-        Binding("pageup", "page_transcript(-1)", show=False, priority=True, id="transcript.page_up"),
-        Binding("pagedown", "page_transcript(1)", show=False, priority=True, id="transcript.page_down"),
-    ]
+    # The one key map (planview/keymap.py SESSION): Ctrl+Alt+P arrives as "alt+ctrl+p" through
+    # planview.tui.chord_keys whatever the terminal sends; PgUp/PgDn page the transcript whatever has
+    # focus (the prompt, a TextArea, would take them); /help lists the same rows.
+    BINDINGS = bindings(keymap.SESSION, footer=True)
 
     def __init__(
         self,

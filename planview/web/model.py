@@ -24,6 +24,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.front_matter import front_matter_plugin
 
+from planview.keymap import web_keys
 from planview.plan.diff import changed_sections
 from planview.plan.document import parse_plan
 from planview.plan.feedback import ReviewComment, parse_feedback, strip_feedback
@@ -296,6 +297,7 @@ def build_page(
         "changed": len(changed),
         "baseline": baseline is not None,
         "diffs": diffs,
+        "keys": web_keys(approve, bool(diffs)),  # the `?` sheet, from the one key map
     }
     return PageModel(model)
 

@@ -63,7 +63,7 @@ def scroll_row(fitted: gauge.ScrollRow, warning: str) -> Text:
 
 
 TAIL_GAP = 3  # cells between the hints and the note on the right ("seen 3/8")
-MIN_HINTS_WITH_TAIL = 4  # fewer hints than this left beside it, and the note on the right goes
+MIN_HINTS_WITH_TAIL = 6  # fewer hints than this (Esc a r n/p w ?) beside it, and the note on the right goes
 
 
 def footer(

@@ -517,18 +517,11 @@
     var card = el("div", "card");
     card.appendChild(el("h2", null, "Keyboard shortcuts"));
     var dl = el("dl");
-    var keys = [
-      ["j / k", "next / previous block"],
-      ["c", "comment on the current block"],
-      ["e", "edit the current block's newest comment"],
-      ["s", "save feedback into the plan file"],
-    ];
-    if (data.approve) keys.push(["a", "approve & run"]);
-    if (data.diffs && data.diffs.length) keys.push(["d", "show / hide the words changed since your last review"]);
-    keys.push(["Esc", "close the composer, this sheet, then the review"], ["?", "this sheet"]);
-    keys.forEach(function (pair) {
-      dl.appendChild(el("dt", null, pair[0]));
-      dl.appendChild(el("dd", null, pair[1]));
+    // The rows come from planview's one key map (planview/keymap.py WEB), already filtered for this
+    // page (approve, diff); onKey below handles the same keys (tests/web/test_web_keys.py checks it).
+    (data.keys || []).forEach(function (row) {
+      dl.appendChild(el("dt", null, row.shown === "Escape" ? "Esc" : row.shown));
+      dl.appendChild(el("dd", null, row.what));
     });
     card.appendChild(dl);
     sheet.appendChild(card);
