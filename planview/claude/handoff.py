@@ -152,7 +152,7 @@ def browser_reviewer(plan: Path, shown_sha256: str, seconds: float) -> ReviewOut
 
     try:
         decision = asyncio.run(
-            serve_review(plan, approve=True, channel=CHANNEL, on_url=announce, timeout=seconds)
+            serve_review(plan, approve=True, channel=CHANNEL, on_url=announce, timeout=seconds, to_model=True)
         )
     finally:
         url_file.unlink(missing_ok=True)

@@ -208,8 +208,12 @@ def run_web_review(args: argparse.Namespace, path: Path, home: Path | None) -> i
         record = decision.record
         say(f"approved: {path}")
         if record is not None:
-            say(f"artifact: {record.artifact}")
-        say(f"sha256: {decision.canonical_sha256}")
+            from planview.commands.approval import print_approval
+
+            # The lines `planview approve` prints, with its labels (sha256: is the file's bytes).
+            print_approval(record, new=True)
+        else:
+            say(f"canonical:{decision.canonical_sha256}")
     elif decision.outcome == "saved":
         say(f"saved {len(decision.comments)} comment(s) into {path}")
     else:

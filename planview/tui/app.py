@@ -293,7 +293,7 @@ class PlanviewApp(App):
 
         label = self.session_screen.plan_label(plan) if self.session_screen is not None else str(plan)
         try:
-            server = await start_review(plan, approve=False, home=self._review_home())
+            server = await start_review(plan, approve=False, home=self._review_home(), to_model=True)
         except PlanviewError as exc:
             self._notice(f"Could not open the browser review: {exc}", "error")
             return

@@ -159,7 +159,9 @@ class _Builder:
         elif kind == "html_block":
             node = {"k": "raw", "x": token.content.rstrip("\n")}
         elif kind == "front_matter":
-            node = {"k": "raw", "x": token.content.rstrip("\n"), "front": True}
+            # Folded on the page (one line, opened on demand), as the terminal folds it.
+            text = token.content.rstrip("\n")
+            node = {"k": "raw", "x": text, "front": True, "n": len(text.split("\n")) if text else 0}
         elif kind == "blockquote_open":
             # Inside a quote nothing is a block of its own (as in plan.document): the quote is.
             node = {"k": "quote", "c": self.children("blockquote_close", commentable=False, items=False)}
@@ -248,9 +250,18 @@ def _anchor_block(blocks: list[dict[str, Any]], anchor: int) -> int | None:
 
 
 def build_page(
-    path: Path, data: bytes, *, approve: bool, baseline: str | None, title_fallback: str | None = None
+    path: Path,
+    data: bytes,
+    *,
+    approve: bool,
+    baseline: str | None,
+    title_fallback: str | None = None,
+    to_model: bool = False,
 ) -> PageModel:
-    """The page for `path`'s bytes `data` (already read and decoded as UTF-8 by the caller's check)."""
+    """The page for `path`'s bytes `data` (already read and decoded as UTF-8 by the caller's check).
+
+    `to_model`: saved comments go on to a model as a refinement (a session or Claude's hook); a
+    standalone `planview review --web` only writes them into the file, and the page says so."""
     text = data.decode("utf-8")
     shown = strip_feedback(text)
     stored = parse_feedback(text)
@@ -283,16 +294,20 @@ def build_page(
         }
         for s in document.sections
     ]
-    steps = extract_steps(shown).steps
+    # The counter is the Steps section's checkboxes only: a plan whose steps are plain bullets, or
+    # one with no Steps section (the fallback reads every top-level list), has nothing to count.
+    found = extract_steps(shown)
+    boxes = [s for s in found.steps if s.has_checkbox] if found.source == "steps_section" else []
     comments = [_comment_json(c, builder.blocks) for c in stored]
     model = {
         "title": document.title or title_fallback or path.stem,
         "file": path.name,
         "approve": approve,
+        "to_model": to_model,
         "base_sha256": hashlib.sha256(data).hexdigest(),
         "nodes": nodes,
         "sections": sections,
-        "steps": {"done": sum(1 for s in steps if s.completed), "total": len(steps)},
+        "steps": {"done": sum(1 for s in boxes if s.completed), "total": len(boxes)},
         "comments": comments,
         "changed": len(changed),
         "baseline": baseline is not None,

@@ -67,8 +67,11 @@ async def start_review(
     on_approve: ApproveHook | None = None,
     approver: str | None = None,
     baseline: Any = _STORED,
+    to_model: bool = False,
 ) -> ReviewServer:
-    """Start (but do not wait on) a review server for the plan; the caller stops it."""
+    """Start (but do not wait on) a review server for the plan; the caller stops it.
+
+    `to_model`: the caller hands saved comments to a model (so the page says so after a save)."""
     plan = Path(plan_path).expanduser().resolve()
     read_plan_text(plan)  # a missing or unreadable plan is a typed error before any port is bound
     home = home if home is not None else _home_for(plan)
@@ -82,7 +85,9 @@ async def start_review(
         def on_approve(path: Path, sha: str) -> Any:
             return record_approval(home, path, sha, channel=channel, approver=approver)
 
-    server = ReviewServer(plan, approve=approve, on_approve=on_approve, home=home, baseline=baseline)
+    server = ReviewServer(
+        plan, approve=approve, on_approve=on_approve, home=home, baseline=baseline, to_model=to_model
+    )
     await server.start()
     if baselines is not None:
         try:
@@ -103,6 +108,7 @@ async def serve_review(
     on_approve: ApproveHook | None = None,
     approver: str | None = None,
     timeout: float | None = None,
+    to_model: bool = False,
 ) -> WebDecision:
     """Serve the review page for `plan_path` until it settles, then release the port.
 
@@ -112,7 +118,13 @@ async def serve_review(
     "closed", reason "timed out"); starting the browser never eats into it.
     """
     server = await start_review(
-        plan_path, approve=approve, channel=channel, home=home, on_approve=on_approve, approver=approver
+        plan_path,
+        approve=approve,
+        channel=channel,
+        home=home,
+        on_approve=on_approve,
+        approver=approver,
+        to_model=to_model,
     )
     loop = asyncio.get_running_loop()
     deadline = None if timeout is None else loop.time() + timeout  # from when the page is served

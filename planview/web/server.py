@@ -91,6 +91,7 @@ class ReviewServer:
 
     `approve=False` makes a comment-only page (no Approve action; `/api/approve` is refused).
     `baseline` is the text the previous review showed (the changed-section dots), None for none.
+    `to_model`: saved comments go on to a model (the page's words after a save say where they go).
     """
 
     def __init__(
@@ -106,6 +107,7 @@ class ReviewServer:
         head_seconds: float = HEAD_SECONDS,
         body_seconds: float = BODY_SECONDS,
         max_connections: int = MAX_CONNECTIONS,
+        to_model: bool = False,
     ) -> None:
         if approve and on_approve is None:
             raise ValueError("an approval page needs on_approve (the approval flow it hands the decision to)")
@@ -114,6 +116,7 @@ class ReviewServer:
         self.on_approve = on_approve
         self.home = home
         self.baseline = baseline
+        self.to_model = to_model
         self.store = store if store is not None else store_for(self.plan, home)
         self.close_grace = close_grace
         self.head_seconds = head_seconds
@@ -222,7 +225,10 @@ class ReviewServer:
         and the loop is the terminal UI's); the same bytes again reuse the last build."""
         if self._model is None or self._model[0] != data:
             build = asyncio.get_running_loop().run_in_executor(
-                None, lambda: build_page(self.plan, data, approve=self.approve, baseline=self.baseline)
+                None,
+                lambda: build_page(
+                    self.plan, data, approve=self.approve, baseline=self.baseline, to_model=self.to_model
+                ),
             )
             self._model = (data, build)
         return self._model[1]

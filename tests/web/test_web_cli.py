@@ -173,3 +173,24 @@ def test_a_person_at_a_terminal_is_told_what_the_url_is_for(plan):
         os.close(leader)
         if proc.poll() is None:
             proc.kill()
+
+
+def test_approve_prints_the_lines_and_labels_approve_prints(plan, home):
+    """Issue 29: `review --web --approve` printed `artifact: artifact:…` and put the canonical hash
+    under `sha256:`, where `planview approve` prints the file's hash under that label."""
+    proc = start(str(plan), "--approve")
+    url = proc.stdout.readline().strip()
+    data = plan.read_bytes()
+    assert (
+        post(url, "/api/approve", {"base_sha256": hashlib.sha256(data).hexdigest(), "comments": []})[0] == 200
+    )
+    code, out, err = finish(proc)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].startswith("approved: ")
+    assert lines[1].startswith("artifact:") and not lines[1].startswith("artifact: ")
+    fields = dict(line.split(":", 1) for line in lines[2:])
+    assert fields["sha256"] == hashlib.sha256(plan.read_bytes()).hexdigest()  # the file's bytes, as approve
+    event = json.loads((home / "ledger.jsonl").read_text().splitlines()[-1])
+    assert fields["canonical"] == event["canonical_sha256"]
+    assert fields["channel"] == "browser review" and "bytes" in fields and "seq" in fields

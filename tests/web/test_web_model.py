@@ -125,3 +125,26 @@ def test_the_page_carries_the_word_diffs_of_the_changed_sections():
     assert ["delete", "staging"] in diffs[0]["pieces"] and ["insert", "production"] in diffs[0]["pieces"]
     assert diffs[2]["i"] is None
     assert model(now)["diffs"] == [] and model(before, baseline=before)["diffs"] == []
+
+
+def test_the_steps_counter_counts_only_the_steps_sections_checkboxes():
+    # Issue 29: a plan without checkboxes showed `0/317` (every bullet counted).
+    assert model("# P\n\n## Steps\n\n- one\n- two\n- three\n")["steps"] == {"done": 0, "total": 0}
+    # No Steps section: the fallback's lists are not steps to count on the page.
+    assert model("# P\n\n## Notes\n\n- [x] a\n- [ ] b\n")["steps"] == {"done": 0, "total": 0}
+    mixed = "# P\n\n- [x] not a step\n\n## Steps\n\n- [x] one\n- plain\n- [ ] three\n  - [x] a note\n"
+    assert model(mixed)["steps"] == {"done": 1, "total": 2}
+
+
+def test_front_matter_is_one_node_that_knows_its_line_count():
+    front = "---\n" + "".join(f"key{i}: v\n" for i in range(61)) + "---\n\n# Title\n"
+    first = model(front)["nodes"][0]
+    assert first["k"] == "raw" and first["front"] is True and first["n"] == 61  # the lines between the fences
+    assert model(front)["title"] == "Title"
+
+
+def test_only_a_caller_handing_comments_to_a_model_says_so():
+    text = "# P\n\nbody\n"
+    assert model(text)["to_model"] is False
+    page = build_page(Path("/x/p.md"), text.encode(), approve=False, baseline=None, to_model=True)
+    assert page.data["to_model"] is True

@@ -169,8 +169,16 @@
         out = el("hr");
         break;
       case "raw":
-        out = el("pre", "raw");
-        out.appendChild(el("code", null, node.x));
+        var pre = el("pre", "raw");
+        pre.appendChild(el("code", null, node.x));
+        if (node.front) {
+          // Front matter folds to one line (as the terminal folds it); the summary opens it.
+          out = el("details", "front");
+          out.appendChild(el("summary", null, "Front matter · " + (node.n === 1 ? "1 line" : node.n + " lines")));
+          out.appendChild(pre);
+        } else {
+          out = pre;
+        }
         break;
       default:
         return;
@@ -402,14 +410,17 @@
     var side = el("aside", "side");
     side.setAttribute("aria-label", "Plan outline");
     var facts = el("div", "facts");
-    var steps = el("div", "fact");
-    steps.appendChild(el("b", null, data.steps.total ? data.steps.done + "/" + data.steps.total : "–"));
-    steps.appendChild(el("span", null, "Steps done"));
+    // Only the Steps section's checkboxes are counted; with none there is no counter at all.
+    if (data.steps.total) {
+      var steps = el("div", "fact steps");
+      steps.appendChild(el("b", null, data.steps.done + "/" + data.steps.total));
+      steps.appendChild(el("span", null, "Steps done"));
+      facts.appendChild(steps);
+    }
     var comments = el("div", "fact");
     ui.count = el("b", null, "0");
     comments.appendChild(ui.count);
     comments.appendChild(el("span", null, "Comments"));
-    facts.appendChild(steps);
     facts.appendChild(comments);
     if (data.changed) {
       var changed = el("div", "fact");
@@ -640,7 +651,10 @@
         r,
         "Saved",
         (n === 1 ? "1 comment was" : n + " comments were") +
-          " saved into the plan file; planview sends them to the model as a refinement. You can close this tab."
+          " saved into the plan file" +
+          (data.to_model
+            ? "; planview sends them to the model as a refinement. You can close this tab."
+            : " (as > [!REVIEW] lines, where your agent or the next review reads them). You can close this tab.")
       );
     }, failed);
   }
@@ -783,6 +797,12 @@
     window.addEventListener("scroll", onScroll, { passive: true });
     window.addEventListener("resize", onScroll);
     document.addEventListener("keydown", onKey);
+    // Closing or reloading the tab with comments not yet saved asks first (they live only here).
+    window.addEventListener("beforeunload", function (event) {
+      if (state.final || !(state.dirty || state.composer)) return;
+      event.preventDefault();
+      event.returnValue = "";
+    });
     if (data.settled) finishFrom(data.settled);
     else connect();
     document.documentElement.setAttribute("data-ready", "1");
