@@ -199,7 +199,13 @@ async def test_selected_text_is_quoted_counts_follow_sections_and_closing_the_ta
                 " a.querySelector('.count').hidden ? 0 : +a.querySelector('.count').textContent])"
             )
             assert ["Goal", 1] in counts and ["Steps", 0] in counts
-            await browser.navigate("about:blank")  # the tab leaves: the event stream closes
+            # The tab leaves with an unsaved comment: the browser asks first (beforeunload, issue 29);
+            # the person says leave, and the event stream closes.
+            leaving = asyncio.ensure_future(browser.navigate("about:blank"))
+            dialog = await browser.wait_event("Page.javascriptDialogOpening")
+            assert dialog["type"] == "beforeunload"
+            await browser.send("Page.handleJavaScriptDialog", {"accept": True})
+            await leaving
         decision = await asyncio.wait_for(server.wait(), 10)
     finally:
         await server.stop()

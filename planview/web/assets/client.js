@@ -15,6 +15,7 @@
     composer: null, // {b, node}
     busy: false,
     escArmed: false,
+    leaving: false, // the page itself reloads (Reload after a conflict): no beforeunload question
   };
   var blocks = []; // b -> {node, el, rail, badge, thread, section}
   var ui = {};
@@ -629,6 +630,7 @@
         "The plan changed on disk since this page loaded, so nothing was saved. Reload to see the new text (comments not yet saved are lost).",
         "Reload",
         function () {
+          state.leaving = true; // the banner just said unsaved comments are lost: no second question
           window.location.reload();
         }
       );
@@ -799,7 +801,7 @@
     document.addEventListener("keydown", onKey);
     // Closing or reloading the tab with comments not yet saved asks first (they live only here).
     window.addEventListener("beforeunload", function (event) {
-      if (state.final || !(state.dirty || state.composer)) return;
+      if (state.final || state.leaving || !(state.dirty || state.composer)) return;
       event.preventDefault();
       event.returnValue = "";
     });
