@@ -57,14 +57,20 @@ def _para(text: str | Text, indent: int = 0) -> RenderableType:
 
 
 class CodeLine:
-    """One command or config line: unwrapped when it fits, else broken at a space or punctuation
-    with a dim ↪ starting each continuation (never a silent cut mid-word)."""
+    """One command or config line: unwrapped when it fits. A shell command too long for the width is
+    broken as the shell itself continues a line (copied, it runs as one command); a config line or a
+    path is broken at a space or punctuation with a dim ↪ starting each continuation."""
 
-    def __init__(self, line: str, indent: int) -> None:
+    def __init__(self, line: str, indent: int, shell: bool = False) -> None:
         self.text = Text(line, style="cyan")
         self.indent = indent
+        self.shell = shell
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        if self.shell:
+            for pad, piece in shell_continued(self.text.plain, options.max_width, self.indent):
+                yield Text(" " * pad + piece, style="cyan")
+            return
         room = max(1, options.max_width - self.indent)
         rest = max(1, room - len(CONTINUATION))
         pieces = self.text.divide(code_break_offsets(self.text.plain, room, rest))
@@ -77,8 +83,28 @@ class CodeLine:
             yield line
 
 
-def _code(line: str, indent: int = 4) -> RenderableType:
-    return CodeLine(line, indent)
+def shell_continued(command: str, width: int, indent: int) -> list[tuple[int, str]]:
+    """`command` as (indent, text) lines of at most `width` cells, each but the last ending in a
+    backslash, so that the lines pasted into a shell are the one command: a break at a space ends in
+    ` \\` and the next line is indented; a word longer than the room breaks inside, ends in `\\` and
+    goes on at column 0 (the shell removes backslash-newline and joins the word back)."""
+    lines: list[tuple[int, str]] = []
+    rest, pad = command, indent
+    while len(rest) > max(2, width - pad):
+        room = max(2, width - pad)
+        cut = rest.rfind(" ", 0, room - 1)
+        if cut > 0:
+            lines.append((pad, rest[:cut] + " \\"))
+            rest, pad = rest[cut + 1 :].lstrip(" "), indent + 2
+        else:
+            lines.append((pad, rest[: room - 1] + "\\"))
+            rest, pad = rest[room - 1 :], 0
+    lines.append((pad, rest))
+    return lines
+
+
+def _code(line: str, indent: int = 4, shell: bool = False) -> RenderableType:
+    return CodeLine(line, indent, shell)
 
 
 def first_run_page(
@@ -91,13 +117,13 @@ def first_run_page(
         _para("No model provider is configured, so there is no agent to talk to yet."),
         Text(""),
         _para(Text.assemble(("Try it now, offline:", "bold"))),
-        _code(f"{planview} demo", 2),
+        _code(f"{planview} demo", 2, shell=True),
         _para("A scripted agent plans and edits a sample project; no API key needed.", 2),
         Text(""),
         _para(Text.assemble(("Or configure a provider", "bold"), " with environment variables, for example")),
-        _code("export OPENAI_API_KEY=sk-…", 2),
-        _code("export PLANVIEW_PROVIDER=openai", 2),
-        _code("export PLANVIEW_MODEL=gpt-4o", 2),
+        _code("export OPENAI_API_KEY=sk-…", 2, shell=True),
+        _code("export PLANVIEW_PROVIDER=openai", 2, shell=True),
+        _code("export PLANVIEW_MODEL=gpt-4o", 2, shell=True),
         _para("(Anthropic: ANTHROPIC_API_KEY and PLANVIEW_PROVIDER=anthropic.)", 2),
         _para(
             "For a local server (Ollama, vLLM, LM Studio, …) also set PLANVIEW_BASE_URL, "
@@ -116,7 +142,7 @@ def first_run_page(
     rows += [
         Text(""),
         _para("Then start planview again:"),
-        _code(planview, 2),
+        _code(planview, 2, shell=True),
         Text(""),
         _para(Text("Press q to quit.", style="dim")),
     ]

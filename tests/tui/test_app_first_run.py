@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -100,9 +101,13 @@ async def test_first_run_page_wraps_whole_words_without_horizontal_scroll(
         assert [w for line in lines for w in line.split()] == app.screen.text.split()  # all of it, in order
 
 
-async def test_first_run_breaks_a_command_too_long_for_the_width_with_a_mark(
+async def test_a_command_too_long_for_the_width_is_continued_as_the_shell_continues_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """Copied from a 40-column terminal, the lines run as the one command: no ↪ in them (it used to be
+    copied with the command), each break a shell line continuation."""
+    import shlex
+
     from planview.tui import first_run
 
     long = "/opt/some/rather/deep/folder/with/tools/.venv/bin/planview"
@@ -111,10 +116,30 @@ async def test_first_run_breaks_a_command_too_long_for_the_width_with_a_mark(
     async with app.run_test(size=(40, 20)) as pilot:
         await pilot.pause()
         lines = shown_lines(app)
-        assert any(line.lstrip().startswith("↪ ") for line in lines)
-        assert not cut_words(lines, set(app.screen.text.split()))
-        start = next(i for i, line in enumerate(lines) if line.strip().startswith("/opt/"))
-        joined = lines[start].strip() + "".join(
-            line.strip().removeprefix("↪ ") for line in lines[start + 1 : start + 3] if "↪" in line
+    start = next(i for i, line in enumerate(lines) if line.strip().startswith("/opt/"))
+    block = [lines[start]]
+    while block[-1].endswith("\\"):
+        block.append(lines[start + len(block)])
+    assert len(block) > 1 and not any("↪" in line for line in block)
+    pasted = "\n".join(block)
+    assert shlex.split(pasted.replace("\\\n", "")) == [long, "demo"]  # what the shell runs
+    ran = subprocess.run(["bash", "-c", f"printf '%s|' {pasted}"], capture_output=True, text=True, timeout=30)
+    assert ran.stdout == f"{long}|demo|"
+
+
+@pytest.mark.parametrize("width", [20, 30, 40, 80])
+def test_shell_continued_lines_rejoin_to_the_command(width: int) -> None:
+    from planview.tui.first_run import shell_continued
+
+    for command in (
+        "export OPENAI_API_KEY=sk-…",
+        "/a/very/long/path/to/some/virtualenv/bin/planview demo",
+        "planview claude install --local",
+    ):
+        lines = shell_continued(command, width, 2)
+        assert all(pad + len(text) <= max(width, pad + 2) for pad, text in lines)
+        pasted = "\n".join(" " * pad + text for pad, text in lines)
+        ran = subprocess.run(
+            ["bash", "-c", f"printf '%s|' {pasted}"], capture_output=True, text=True, timeout=30
         )
-        assert joined.startswith(long)
+        assert ran.stdout == "".join(f"{w}|" for w in command.split()), (width, pasted)
