@@ -68,8 +68,8 @@ class CodeLine:
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         if self.shell:
-            for pad, piece in shell_continued(self.text.plain, options.max_width, self.indent):
-                yield Text(" " * pad + piece, style="cyan")
+            for pad, shown in shell_continued(self.text.plain, options.max_width, self.indent):
+                yield Text(" " * pad + shown, style="cyan")
             return
         room = max(1, options.max_width - self.indent)
         rest = max(1, room - len(CONTINUATION))
