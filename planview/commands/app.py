@@ -85,13 +85,15 @@ def run_app(args: argparse.Namespace) -> int:
 
         if not spec.has_provider:
             user, project = config_paths(spec.store.home)
-            PlanviewApp(
+            picked = PlanviewApp(
                 None,
                 project_root=spec.project_root,
                 first_run=(user, project),
                 theme=theme,
                 on_first_frame=collector.resume,
             ).run()
+            if isinstance(picked, list):
+                _start_picked(picked)
             return 0
         provider = None if spec.agent else spec.make_provider()  # built once: a script keeps its place
         app = PlanviewApp(
@@ -109,6 +111,17 @@ def run_app(args: argparse.Namespace) -> int:
 
         say(leaving_words(app.session, spec.project_root, planview_command(), args.agent))
     return 0
+
+
+def _start_picked(argv: list[str]) -> None:
+    """The first page's choice (the demo, an agent on PATH): this planview again, with those arguments."""
+    import shlex
+
+    from planview.invocation import planview_command
+
+    words = [*shlex.split(planview_command()), *argv]
+    say("planview: starting " + shlex.join(words))
+    os.execvp(words[0], words)
 
 
 def leaving_words(session: Any, root: Path, planview: str, agent: str | None = None) -> str:

@@ -7,6 +7,8 @@ hanging indent, so nothing is cut at 40 columns and what is shown can be copied 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
@@ -14,6 +16,7 @@ from rich.padding import Padding
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Static
@@ -107,8 +110,29 @@ def _code(line: str, indent: int = 4, shell: bool = False) -> RenderableType:
     return CodeLine(line, indent, shell)
 
 
+def agents_on_path() -> tuple[str, ...]:
+    """The built-in ACP agents whose program is on PATH (a lookup only: no agent is started)."""
+    import shutil
+
+    from planview.agents.profiles import BUILTIN
+
+    return tuple(name for name, profile in BUILTIN.items() if shutil.which(profile.argv[0]))
+
+
+def start_choices(agents: tuple[str, ...]) -> list[tuple[str, str, tuple[str, ...]]]:
+    """What the first page offers to start: (key, what it does, planview's arguments)."""
+    choices: list[tuple[str, str, tuple[str, ...]]] = [("d", "run the offline demo", ("demo",))]
+    choices += [
+        (str(i), f"plan with {name}", ("--plan", "--agent", name)) for i, name in enumerate(agents, 1)
+    ]
+    return choices[:10]
+
+
 def first_run_page(
-    user_config: Path, project_config: Path | None = None, planview: str | None = None
+    user_config: Path,
+    project_config: Path | None = None,
+    planview: str | None = None,
+    agents: tuple[str, ...] = (),
 ) -> Group:
     planview = planview or planview_command(here=True)  # read and run in this folder
     rows: list[RenderableType] = [
@@ -116,15 +140,28 @@ def first_run_page(
         Text(""),
         _para("No model provider is configured, so there is no agent to talk to yet."),
         Text(""),
-        _para(Text.assemble(("Try it now, offline:", "bold"))),
+        _para(Text.assemble(("Try it now, offline", "bold"), " (press d):")),
         _code(f"{planview} demo", 2, shell=True),
         _para("A scripted agent plans and edits a sample project; no API key needed.", 2),
+        Text(""),
+    ]
+    if agents:
+        rows.append(_para(Text.assemble(("Or plan with an agent you have", "bold"), " (found on PATH):")))
+        for key, _what, argv in start_choices(agents)[1:]:
+            rows += [_code(f"{planview} {' '.join(argv)}", 2, shell=True), _para(f"(press {key})", 4)]
+        rows.append(Text(""))
+    rows += [
+        _para(
+            Text.assemble(("Or gate Claude Code", "bold"), " with planview's plan mode, review and ledger:")
+        ),
+        _code(f"{planview} claude install --local", 2, shell=True),
         Text(""),
         _para(Text.assemble(("Or configure a provider", "bold"), " with environment variables, for example")),
         _code("export OPENAI_API_KEY=sk-…", 2, shell=True),
         _code("export PLANVIEW_PROVIDER=openai", 2, shell=True),
         _code("export PLANVIEW_MODEL=gpt-4o", 2, shell=True),
-        _para("(Anthropic: ANTHROPIC_API_KEY and PLANVIEW_PROVIDER=anthropic.)", 2),
+        _para("(Anthropic: ANTHROPIC_API_KEY and PLANVIEW_PROVIDER=anthropic.) Its SDK is an extra:", 2),
+        _code(_extra("openai"), 2, shell=True),
         _para(
             "For a local server (Ollama, vLLM, LM Studio, …) also set PLANVIEW_BASE_URL, "
             "e.g. to http://localhost:11434/v1",
@@ -149,6 +186,12 @@ def first_run_page(
     return Group(*rows)
 
 
+def _extra(name: str) -> str:
+    from planview.invocation import install_extra_command
+
+    return install_extra_command(name)
+
+
 def page_text(page: Group) -> str:
     """The page's words without layout (for tests and searching)."""
     out: list[str] = []
@@ -159,14 +202,59 @@ def page_text(page: Group) -> str:
     return "\n".join(out)
 
 
+class FirstRunCommands(Provider):
+    """The first page's choices in the command palette (Ctrl+P)."""
+
+    async def discover(self) -> Hits:
+        for title, callback in self._choices():
+            yield DiscoveryHit(title, callback)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, callback in self._choices():
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(title), callback)
+
+    def _choices(self) -> list[tuple[str, Callable[[], None]]]:
+        screen = self.screen
+        if not isinstance(screen, FirstRunScreen):
+            return []
+        return [
+            (f"planview {' '.join(argv)}: {what}", partial(screen.start, argv))
+            for _key, what, argv in start_choices(screen.agents)
+        ]
+
+
 class FirstRunScreen(Screen):
     CSS_PATH = stylesheet("first_run")
-    BINDINGS = [Binding("q", "app.quit", "quit"), Binding("escape", "app.quit", "quit", show=False)]
+    COMMANDS = {FirstRunCommands}
+    BINDINGS = [
+        Binding("q", "app.quit", "quit"),
+        Binding("escape", "app.quit", "quit", show=False),
+        Binding("d", "start('demo')", "demo"),
+        *(Binding(str(i), f"pick({i})", show=False) for i in range(1, 10)),
+    ]
 
-    def __init__(self, user_config: Path, project_config: Path | None = None) -> None:
+    def __init__(
+        self, user_config: Path, project_config: Path | None = None, agents: tuple[str, ...] | None = None
+    ) -> None:
         super().__init__()
-        self.page = first_run_page(user_config, project_config)
+        self.agents = agents_on_path() if agents is None else agents
+        self.page = first_run_page(user_config, project_config, agents=self.agents)
         self.text = page_text(self.page)
+
+    def start(self, argv: tuple[str, ...]) -> None:
+        """Leave the page and start planview with `argv` (the caller execs it once the app is gone)."""
+        self.app.exit(result=list(argv))
+
+    def action_start(self, what: str) -> None:
+        self.start(("demo",) if what == "demo" else (what,))
+
+    def action_pick(self, number: int) -> None:
+        choices = start_choices(self.agents)
+        if number < len(choices):
+            self.start(choices[number][2])
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="first-run"):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -67,8 +68,23 @@ def shown_lines(app: PlanviewApp) -> list[str]:
     return lines
 
 
+def rejoined(lines: list[str]) -> list[str]:
+    """The lines with shell continuations undone (a `\\` ending a line joins it to the next, as the
+    shell does), so a command broken for the width reads as the one line it is."""
+    out: list[str] = []
+    carry = ""
+    for line in lines:
+        if line.endswith("\\"):
+            carry += line[:-1]
+            continue
+        out.append(carry + line if carry else line)
+        carry = ""
+    return out + ([carry] if carry else [])
+
+
 def cut_words(lines: list[str], words: set[str]) -> set[str]:
     """Words on screen that are not whole words of the page, except where a ↪ line continues them."""
+    lines = rejoined(lines)
     cut: set[str] = set()
     for i, line in enumerate(lines):
         tokens = [t for t in line.split() if t != "↪"]
@@ -98,7 +114,8 @@ async def test_first_run_page_wraps_whole_words_without_horizontal_scroll(
         words = set(app.screen.text.split())
         assert not [line for line in lines if "↪" in line]  # nothing needed breaking
         assert not cut_words(lines, words)
-        assert [w for line in lines for w in line.split()] == app.screen.text.split()  # all of it, in order
+        shown = [w for line in rejoined(lines) for w in line.split()]
+        assert shown == app.screen.text.split()  # all of it, in order
 
 
 async def test_a_command_too_long_for_the_width_is_continued_as_the_shell_continues_it(
@@ -143,3 +160,76 @@ def test_shell_continued_lines_rejoin_to_the_command(width: int) -> None:
             ["bash", "-c", f"printf '%s|' {pasted}"], capture_output=True, text=True, timeout=30
         )
         assert ran.stdout == "".join(f"{w}|" for w in command.split()), (width, pasted)
+
+
+async def test_the_first_page_offers_the_agents_on_path_claude_and_the_sdk_extra(tmp_path: Path) -> None:
+    from planview.tui.first_run import FirstRunScreen
+
+    app = PlanviewApp(None, first_run=(tmp_path / "config.toml", None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, FirstRunScreen)
+        app.pop_screen()
+        app.push_screen(FirstRunScreen(tmp_path / "config.toml", None, agents=("gemini", "opencode")))
+        await pilot.pause()
+        text = app.screen.text
+        assert "--plan --agent gemini" in text and "--plan --agent opencode" in text
+        assert "claude install --local" in text and "pip install" in text
+        await pilot.press("2")
+    assert app.return_value == ["--plan", "--agent", "opencode"]
+
+
+@pytest.mark.parametrize(("key", "argv"), [("d", ["demo"]), ("1", ["--plan", "--agent", "gemini"])])
+async def test_a_choice_is_one_key_or_a_palette_command(tmp_path: Path, key: str, argv: list[str]) -> None:
+    from planview.tui.first_run import FirstRunScreen
+
+    app = PlanviewApp(None, first_run=(tmp_path / "config.toml", None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.pop_screen()
+        app.push_screen(FirstRunScreen(tmp_path / "config.toml", None, agents=("gemini",)))
+        await pilot.pause()
+        await pilot.press(key)
+    assert app.return_value == argv
+
+
+async def test_the_palette_holds_the_first_pages_choices(tmp_path: Path) -> None:
+    from planview.tui.first_run import FirstRunCommands, FirstRunScreen
+
+    app = PlanviewApp(None, first_run=(tmp_path / "config.toml", None))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.pop_screen()
+        app.push_screen(FirstRunScreen(tmp_path / "config.toml", None, agents=("gemini",)))
+        await pilot.pause()
+        assert FirstRunCommands in app.screen.COMMANDS
+        titles = [title for title, _ in FirstRunCommands(app.screen)._choices()]
+        assert titles == [
+            "planview demo: run the offline demo",
+            "planview --plan --agent gemini: plan with gemini",
+        ]
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+def test_pressing_d_on_the_first_page_starts_the_demo_for_real(project: Path, tmp_path: Path) -> None:
+    import sys
+
+    from tests.tui.test_review_tty import Tmux
+
+    planview = Path(sys.executable).with_name("planview")
+    home = tmp_path / "home"
+    home.mkdir()
+    env = ["-e", f"HOME={home}", "-e", f"TMPDIR={tmp_path}", "-e", "TEXTUAL_ANIMATIONS=none"]
+    env += ["-e", "PLANVIEW_PROVIDER=", "-e", "PLANVIEW_MODEL="]
+    tmux = Tmux(tmp_path)
+    try:
+        command = f"cd {project} && {planview}; echo EXITED $?; sleep 60"
+        tmux.run("new-session", "-d", "-s", "w", "-x", "100", "-y", "30", *env, command)
+        tmux.wait_for("Welcome to planview")
+        tmux.run("send-keys", "-t", "w", "d")
+        tmux.wait_for("a scripted agent (offline, no API key)", timeout=60)
+        tmux.run("send-keys", "-t", "w", "C-q")
+        tmux.wait_for("EXITED 0", timeout=60)
+    finally:
+        tmux.close()
