@@ -94,3 +94,48 @@ def test_plan_on_in_default_mode_refuses_with_enter_plan_mode_and_runs_read_only
     # `claude -p` offers neither plan-mode tool, not even deferred: a headless Claude cannot hand a plan over.
     assert "ToolSearch" in seen["offered"] and "WebFetch" in seen["offered"]  # the deferred list was read
     assert "ExitPlanMode" not in seen["offered"] and "EnterPlanMode" not in seen["offered"]
+
+
+SEARCHES = (
+    "rg -n zebracorn .",
+    "grep -rn zebracorn src",
+    "find . -name '*.py'",
+    "ls -la src",
+    "cat README.md | head -3",
+)
+
+
+def _plan_on_searches(project: Path, home: Path) -> dict:
+    (project / "src").mkdir()
+    (project / "src" / "animals.py").write_text("# stable\nHORN = 'zebracorn'\n")
+    (project / "src" / "util.py").write_text("def helper():\n    return 1\n")
+    (project / "README.md").write_text("# sample project\nsecond line\nthird line\nfourth line\n")
+    steps = [call("Bash", command=command, description="search") for command in SEARCHES]
+    steps += [call("Bash", command="echo x > f.txt", description="write"), say("Searched.")]
+    with AnthropicServer(steps) as server:
+        env = claude_env(home, server.url, project)
+        claude_run.install_hooks(project, env)
+        claude_run.planview(project, env, "claude", "plan", "on")
+        result = claude_run.headless(project, env, "find the zebracorn")  # default permission mode
+        return {"result": result, "results": server.results()}
+
+
+def test_plan_on_in_default_mode_runs_read_only_searches_in_the_sandbox_and_not_a_write(
+    agents: Path, project: Path, tmp_path: Path
+) -> None:
+    seen = run_isolated(_plan_on_searches, project, tmp_path / "home")
+    rg, grep, find, ls, head, write = seen["results"]
+    for searched in (rg, grep, find, ls, head, write):
+        assert searched.name == "Bash", searched
+    for ran in (rg, grep, find, ls, head):
+        assert not ran.is_error, ran.text
+    # Each tool_result Claude sent back is the command's real output.
+    assert "src/animals.py:2:HORN = 'zebracorn'" in rg.text, rg.text
+    assert "src/animals.py:2:HORN = 'zebracorn'" in grep.text, grep.text
+    assert "./src/animals.py" in find.text and "./src/util.py" in find.text, find.text
+    assert "animals.py" in ls.text and "util.py" in ls.text and "total" in ls.text, ls.text
+    assert "# sample project\nsecond line\nthird line" in head.text, head.text
+    assert "fourth line" not in head.text, head.text
+    # The write in the same run does not happen (refused, or stopped by the read-only sandbox).
+    assert not (project / "f.txt").exists(), write.text
+    assert seen["result"]["is_error"] is False
