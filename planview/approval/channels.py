@@ -24,6 +24,7 @@ TOOL_PROCESS_ENV = "PLANVIEW_TOOL_PROCESS"  # set to the session id in every too
 REVIEW_SCREEN = "review screen"  # the session app: the agent's exit_plan_mode, /plan review
 REVIEW_COMMAND = "review screen (planview review)"  # the standalone review app
 BROWSER_REVIEW = "browser review"
+PLANS_LIST = "plans list (/plans)"  # the session app's /plans picker: `a` on a plan
 CLAUDE_CODE = "Claude Code"
 APPROVE_TERMINAL = "planview approve (terminal)"
 APPROVE_NO_TERMINAL = "planview approve (no terminal)"

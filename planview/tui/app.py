@@ -13,8 +13,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from rich.console import Group, RenderableType
-from rich.padding import Padding
+from rich.console import RenderableType
 from rich.text import Text
 from textual import events
 from textual.app import App
@@ -28,7 +27,6 @@ from planview.plan.store import PlanStore
 from planview.session.events import Event
 from planview.session.ui import ReviewRequest, SessionUI
 from planview.session.view import SessionView
-from planview.textsafe import sanitize_for_terminal
 from planview.tui.confirm import ConfirmScreen
 from planview.tui.messages import ConfirmRequested, ReviewRequested, SessionEventMessage
 from planview.tui.palette import PlanCommands
@@ -375,23 +373,45 @@ class PlanviewApp(App):
         if screen is None:
             self.notify(heading)
             return
-        rows: list[RenderableType] = [Text(heading, style="bold")]
+        self._pick_plan(plans, screen)
+
+    def _pick_plan(self, plans: list[Any], screen: Any) -> None:
+        """The list to pick from (↑/↓, Enter reviews, `a` approves what can be approved)."""
+        from planview.approval.approvals import Approvals
+        from planview.tui.plans_picker import PlansPicker
+
+        store = self._store()
+        approvals = Approvals(store.home, store.project_root)
+        approvable = []
         for info in plans:
-            # Path, then title under it, each padded: a long line wraps inside its indent instead
-            # of at the margin, where it would read as another plan.
-            rows.append(
-                Padding(
-                    Text(sanitize_for_terminal(screen.plan_label(info.path) or ""), style="bold"),
-                    (0, 0, 0, 2),
+            try:
+                ok = (
+                    info.unreadable is None
+                    and self.session is not None
+                    and not approvals.is_current(info.path)
                 )
-            )
-            line = Text(sanitize_for_terminal(info.title or ""))
-            if info.unreadable is not None:
-                line.append(f" · unreadable: {sanitize_for_terminal(info.unreadable)}", style="dim")
-            elif info.steps_total:
-                line.append(f" · {info.steps_done}/{info.steps_total} steps", style="dim")
-            rows.append(Padding(line, (0, 0, 0, 6)))
-        screen.transcript.add_notice(Group(*rows))
+            except (OSError, PlanviewError):
+                ok = False
+            approvable.append(ok)
+        labels = [screen.plan_label(info.path) or info.path.name for info in plans]
+        self.push_screen(PlansPicker(plans, labels, approvable), self._picked)
+
+    def _picked(self, choice: tuple[str, Path] | None) -> None:
+        if choice is None:
+            return
+        action, plan = choice
+        if action == "review":
+            self.review_plan(str(plan))
+            return
+        from planview.approval.channels import PLANS_LIST
+        from planview.plan.canonical import canonical_sha256
+
+        try:
+            text = self._store().read(plan)
+        except (OSError, PlanviewError) as exc:
+            self._notice(f"Could not approve {plan.name}: {exc}", "error")
+            return
+        self._approve_from_review(plan, Approved(plan, canonical_sha256(text), channel=PLANS_LIST))
 
     def palette_toggle_plan(self) -> None:
         if self.session_screen is not None:
