@@ -307,6 +307,132 @@ def fmt(seconds: float) -> str:
     return f"{seconds * 1000:,.0f}"
 
 
+def sample_plans(work: Path, *, with_50k: bool) -> list[tuple[str, Path]]:
+    """The plans the review is timed on: the two samples and the generated long ones (written into work)."""
+    long_text = LONG.read_text(encoding="utf-8")
+    plans: list[tuple[str, Path]] = [
+        (f"{SHORT.name} ({len(SHORT.read_text().splitlines()):,} lines)", SHORT),
+        (f"{LONG.name} ({len(long_text.splitlines()):,} lines)", LONG),
+    ]
+    path = work / "generated-10000.md"
+    path.write_text(generated(long_text, 10_000), encoding="utf-8")
+    plans.append(("generated 10,000-line plan (long sample repeated)", path))
+    if with_50k:
+        # The long sample repeated would be 3.4 MB, over the 2 MiB limit planview reads.
+        path = work / "generated-50000.md"
+        path.write_text(generated_compact(50_000), encoding="utf-8")
+        plans.append(("generated 50,000-line plan (short lines)", path))
+        path = work / "generated-50000-steps.md"
+        path.write_text(generated_long_steps(50_000), encoding="utf-8")
+        plans.append(("generated 50,000-line plan, 400-item Steps list early", path))
+    return plans
+
+
+def status_project(work: Path, env: dict[str, str], planview: list[str]) -> tuple[Path, dict[str, str]] | str:
+    """A git repository whose newest plan is approved and the environment to run in it, or why not."""
+    # `planview status` as a user runs it: in a git repository, no PLANVIEW_HOME, its newest plan
+    # approved (the home is found from the repository, the ledger read from its head).
+    project = work / "project"
+    project.mkdir()
+    in_repo = {k: v for k, v in env.items() if k != "PLANVIEW_HOME" and not k.startswith("GIT_")}
+    in_repo |= {"GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull}
+    subprocess.run(["git", "init", "-q"], cwd=project, env=in_repo, check=True)
+    saved = project / ".planview" / "plans" / SHORT.name
+    saved.parent.mkdir(parents=True)
+    saved.write_text(SHORT.read_text(encoding="utf-8"), encoding="utf-8")
+    subprocess.run(
+        [*planview, "approve", SHORT.name, "--as", "benchmark"],
+        cwd=project,
+        env=in_repo,
+        check=True,
+        capture_output=True,
+    )
+    said = subprocess.run([*planview, "status"], cwd=project, env=in_repo, capture_output=True, text=True)
+    if not said.stdout.startswith("approved:"):
+        return f"planview status did not report the approved plan: {said.stdout}{said.stderr}"
+    return project, in_repo
+
+
+def g_measurements(
+    steps_path: Path,
+    planview: list[str],
+    size: tuple[int, int],
+    env: dict[str, str],
+    project: Path,
+    repeat: int,
+) -> list[tuple[str, list[float], list[int]]]:
+    """G's times and the idle RSS for the short sample and the 50,000-line plan with its Steps list early."""
+    g_rows: list[tuple[str, list[float], list[int]]] = []
+    for label, path, last in (
+        ("63-line sample", SHORT, last_words(SHORT.read_text(encoding="utf-8"))),
+        ("50,000-line plan, 400-item Steps early", steps_path, LAST_LINE),
+    ):
+        times, rss = [], []
+        needles = needles_for(path.read_text(encoding="utf-8"))
+        for _ in range(max(1, repeat // 2)):
+            landed, kib = g_and_rss(
+                [*planview, "review", str(path)],
+                size=size,
+                env=env,
+                cwd=project,
+                needles=needles,
+                last=last,
+            )
+            times.append(landed)
+            rss.append(kib)
+        g_rows.append((label, times, rss))
+    return g_rows
+
+
+def ratio_checks(
+    per_plan: list[tuple[str, Row, Row]], by_label: dict[str, Row]
+) -> list[tuple[str, Row, Row, float]]:
+    """The targets as (what, row, baseline, limit): row/baseline <= limit."""
+    short_ours = per_plan[0][1]
+    checks: list[tuple[str, Row, Row, float]] = []
+    for label, ours, rich in per_plan:
+        if "10,000" in label:
+            checks.append(("10k first screen / 63-line", ours, short_ours, 1.3))
+            checks.append(("10k: planview / rich.markdown", ours, rich, 1 / 3))
+        if "400-item" in label:
+            checks.append(("50k, 400-item Steps early: first screen / 63-line", ours, short_ours, 1.3))
+        elif "50,000" in label:
+            checks.append(("50k first screen / 63-line", ours, short_ours, 1.5))
+    checks.append(
+        ("63-line / minimal Textual app", short_ours, by_label["minimal Textual app (one Static)"], 1.2)
+    )
+    for name in ("planview --help", "planview status (approved plan, git repository)"):
+        checks.append(
+            (f"{name.split(' (')[0]} / python -c pass", by_label[name], by_label["python -c pass"], 4.0)
+        )
+    return checks
+
+
+def print_g_rows(g_rows: list[tuple[str, list[float], list[int]]]) -> int:
+    """Print G's times and memory; the number of targets missed."""
+    print()
+    print(
+        "G and memory (pressed once the first screen is drawn and the process is idle; RSS once idle again):"
+    )
+    print()
+    print("| plan | G: press to last line drawn, min / median ms | RSS min MiB |")
+    print("|---|---:|---:|")
+    for label, times, rss in g_rows:
+        print(f"| {label} | {fmt(min(times))} / {fmt(statistics.median(times))} | {min(rss) / 1024:.1f} |")
+    (_short, _t, short_rss), (_big, big_times, big_rss) = g_rows[0], g_rows[-1]
+    per_line = (min(big_rss) - min(short_rss)) * 1024 / (50_000 - SHORT_LINES)
+    ok_g, ok_rss = min(big_times) < 1.0, per_line < 512
+    print()
+    print(
+        f"| G at 50,000 lines (min) | {fmt(min(big_times))} ms | < 1,000 ms | {'ok' if ok_g else 'MISSED'} |"
+    )
+    print(
+        f"| RSS per plan line (50k RSS - 63-line RSS) / lines | {per_line:.0f} bytes | < 512 bytes | "
+        f"{'ok' if ok_rss else 'MISSED'} |"
+    )
+    return (not ok_g) + (not ok_rss)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5, help="timed runs per command (after one warm-up)")
@@ -335,22 +461,7 @@ def main() -> int:
         }
         for name in ("TEXTUAL_ANIMATIONS", "PYTHONDONTWRITEBYTECODE"):
             env.pop(name, None)
-        long_text = LONG.read_text(encoding="utf-8")
-        plans: list[tuple[str, Path]] = [
-            (f"{SHORT.name} ({len(SHORT.read_text().splitlines()):,} lines)", SHORT),
-            (f"{LONG.name} ({len(long_text.splitlines()):,} lines)", LONG),
-        ]
-        path = work / "generated-10000.md"
-        path.write_text(generated(long_text, 10_000), encoding="utf-8")
-        plans.append(("generated 10,000-line plan (long sample repeated)", path))
-        if not args.no_50k:
-            # The long sample repeated would be 3.4 MB, over the 2 MiB limit planview reads.
-            path = work / "generated-50000.md"
-            path.write_text(generated_compact(50_000), encoding="utf-8")
-            plans.append(("generated 50,000-line plan (short lines)", path))
-            path = work / "generated-50000-steps.md"
-            path.write_text(generated_long_steps(50_000), encoding="utf-8")
-            plans.append(("generated 50,000-line plan, 400-item Steps list early", path))
+        plans = sample_plans(work, with_50k=not args.no_50k)
 
         short_needles = needles_for(SHORT.read_text(encoding="utf-8"))
         minimal = work / "minimal_textual.py"
@@ -363,30 +474,11 @@ def main() -> int:
         )
         script = work / "one-answer.jsonl"
         script.write_text('{"text": "Nothing to plan."}\n', encoding="utf-8")
-        # `planview status` as a user runs it: in a git repository, no PLANVIEW_HOME, its newest plan
-        # approved (the home is found from the repository, the ledger read from its head).
-        project = work / "project"
-        project.mkdir()
-        in_repo = {k: v for k, v in env.items() if k != "PLANVIEW_HOME" and not k.startswith("GIT_")}
-        in_repo |= {"GIT_CONFIG_GLOBAL": os.devnull, "GIT_CONFIG_SYSTEM": os.devnull}
-        subprocess.run(["git", "init", "-q"], cwd=project, env=in_repo, check=True)
-        saved = project / ".planview" / "plans" / SHORT.name
-        saved.parent.mkdir(parents=True)
-        saved.write_text(SHORT.read_text(encoding="utf-8"), encoding="utf-8")
-        subprocess.run(
-            [*planview, "approve", SHORT.name, "--as", "benchmark"],
-            cwd=project,
-            env=in_repo,
-            check=True,
-            capture_output=True,
-        )
-        said = subprocess.run([*planview, "status"], cwd=project, env=in_repo, capture_output=True, text=True)
-        if not said.stdout.startswith("approved:"):
-            print(
-                f"planview status did not report the approved plan: {said.stdout}{said.stderr}",
-                file=sys.stderr,
-            )
+        made = status_project(work, env, planview)
+        if isinstance(made, str):
+            print(made, file=sys.stderr)
             return 2
+        project, in_repo = made
 
         table: list[Row] = [
             Row("python -c pass", [python, "-c", "pass"], None, []),
@@ -438,25 +530,7 @@ def main() -> int:
                 row.times.append(timed(row))
         g_rows: list[tuple[str, list[float], list[int]]] = []
         if not args.no_50k:
-            steps_path = plans[-1][1]
-            for label, path, last in (
-                ("63-line sample", SHORT, last_words(SHORT.read_text(encoding="utf-8"))),
-                ("50,000-line plan, 400-item Steps early", steps_path, LAST_LINE),
-            ):
-                times, rss = [], []
-                needles = needles_for(path.read_text(encoding="utf-8"))
-                for _ in range(max(1, args.repeat // 2)):
-                    landed, kib = g_and_rss(
-                        [*planview, "review", str(path)],
-                        size=(columns, rows),
-                        env=env,
-                        cwd=project,
-                        needles=needles,
-                        last=last,
-                    )
-                    times.append(landed)
-                    rss.append(kib)
-                g_rows.append((label, times, rss))
+            g_rows = g_measurements(plans[-1][1], planview, (columns, rows), env, project, args.repeat)
 
     print()
     print("| command | min ms | median ms |")
@@ -465,21 +539,9 @@ def main() -> int:
         print(f"| {row.label} | {fmt(min(row.times))} | {fmt(statistics.median(row.times))} |")
 
     by_label = {row.label: row for row in table}
-    short_ours = per_plan[0][1]
     minimal_row = by_label["minimal Textual app (one Static)"]
     pass_row = by_label["python -c pass"]
-    checks: list[tuple[str, Row, Row, float]] = []  # (what, row, baseline, limit): row/baseline <= limit
-    for label, ours, rich in per_plan:
-        if "10,000" in label:
-            checks.append(("10k first screen / 63-line", ours, short_ours, 1.3))
-            checks.append(("10k: planview / rich.markdown", ours, rich, 1 / 3))
-        if "400-item" in label:
-            checks.append(("50k, 400-item Steps early: first screen / 63-line", ours, short_ours, 1.3))
-        elif "50,000" in label:
-            checks.append(("50k first screen / 63-line", ours, short_ours, 1.5))
-    checks.append(("63-line / minimal Textual app", short_ours, minimal_row, 1.2))
-    for name in ("planview --help", "planview status (approved plan, git repository)"):
-        checks.append((f"{name.split(' (')[0]} / python -c pass", by_label[name], pass_row, 4.0))
+    checks = ratio_checks(per_plan, by_label)
     print()
     print("Ratios of the minimums (the runs least disturbed by other processes; the verdict) and of the")
     print("medians:")
@@ -494,29 +556,7 @@ def main() -> int:
         failed += not ok
         print(f"| {what} | {best:.2f}x | {typical:.2f}x | ≤ {limit:.2f}x | {'ok' if ok else 'MISSED'} |")
     if g_rows:
-        print()
-        print(
-            "G and memory (pressed once the first screen is drawn and the process is idle; RSS once idle again):"
-        )
-        print()
-        print("| plan | G: press to last line drawn, min / median ms | RSS min MiB |")
-        print("|---|---:|---:|")
-        for label, times, rss in g_rows:
-            print(
-                f"| {label} | {fmt(min(times))} / {fmt(statistics.median(times))} | {min(rss) / 1024:.1f} |"
-            )
-        (_short, _t, short_rss), (_big, big_times, big_rss) = g_rows[0], g_rows[-1]
-        per_line = (min(big_rss) - min(short_rss)) * 1024 / (50_000 - SHORT_LINES)
-        ok_g, ok_rss = min(big_times) < 1.0, per_line < 512
-        failed += (not ok_g) + (not ok_rss)
-        print()
-        print(
-            f"| G at 50,000 lines (min) | {fmt(min(big_times))} ms | < 1,000 ms | {'ok' if ok_g else 'MISSED'} |"
-        )
-        print(
-            f"| RSS per plan line (50k RSS - 63-line RSS) / lines | {per_line:.0f} bytes | < 512 bytes | "
-            f"{'ok' if ok_rss else 'MISSED'} |"
-        )
+        failed += print_g_rows(g_rows)
     floor = next(row for row in table if row.label.startswith("stdlib floor"))
     app = by_label["planview --plan (session app, scripted provider)"]
     print()

@@ -110,39 +110,50 @@ def _refused_option(word: str, sub: str) -> str | None:
     if len(word) < 2 or word[0] != "-":
         return None
     if word[1] == "-":
-        if word == "--":
-            return None
-        name = word.split("=", 1)[0]
-        if name in _QUERY_EXCEPTIONS.get(sub, ()) and "=" not in word:
-            return None
-        why = _REFUSED_LONG.get(name)
-        if why is not None:
-            return f"git option {show(word)} is not allowed in plan mode: {name} {why}; run the git command without it"
-        if name in _SAFE_EXACT_LONG or name == "--no-":
-            return None
-        for refused, why in _REFUSED_LONG.items():
-            if refused.startswith(name):
-                return (
-                    f"git option {show(word)} is not allowed in plan mode: it abbreviates {refused}, which {why}; "
-                    "spell out the option you mean"
-                )
-        return None
+        return _refused_long(word, sub)
     if sub == "":
         for letter in word[1:]:
             why = _REFUSED_GLOBAL_SHORT.get(letter)
             if why is not None:
                 return f"git option {show(word)} is not allowed in plan mode: -{letter} {why}; run the git command without it"
         return None
-    if sub == "grep":  # git grep -O<pager>: opens the matching files in a program
-        stuck = STUCK_ARG["grep"]
-        for letter in word[1:]:
-            if letter == "O":
-                return (
-                    f"git option {show(word)} is not allowed in plan mode: -O runs a program on the matching files; "
-                    "run git grep without it"
-                )
-            if letter in stuck:
-                return None
+    if sub == "grep":
+        return _refused_grep_short(word)
+    return None
+
+
+def _refused_long(word: str, sub: str) -> str | None:
+    """Why a `--name[=value]` word is refused in this subcommand's arguments, or None (abbreviations included)."""
+    if word == "--":
+        return None
+    name = word.split("=", 1)[0]
+    if name in _QUERY_EXCEPTIONS.get(sub, ()) and "=" not in word:
+        return None
+    why = _REFUSED_LONG.get(name)
+    if why is not None:
+        return f"git option {show(word)} is not allowed in plan mode: {name} {why}; run the git command without it"
+    if name in _SAFE_EXACT_LONG or name == "--no-":
+        return None
+    for refused, why in _REFUSED_LONG.items():
+        if refused.startswith(name):
+            return (
+                f"git option {show(word)} is not allowed in plan mode: it abbreviates {refused}, which {why}; "
+                "spell out the option you mean"
+            )
+    return None
+
+
+def _refused_grep_short(word: str) -> str | None:
+    """git grep -O<pager> opens the matching files in a program; letters after one taking a value are that value."""
+    stuck = STUCK_ARG["grep"]
+    for letter in word[1:]:
+        if letter == "O":
+            return (
+                f"git option {show(word)} is not allowed in plan mode: -O runs a program on the matching files; "
+                "run git grep without it"
+            )
+        if letter in stuck:
+            return None
     return None
 
 
@@ -291,27 +302,9 @@ def check_git_words(args: Sequence[str], root: Path | None, *, sandboxed: bool =
     """Why `git <args>` is refused, or None when it is a read-only form. `sandboxed`: the kernel
     sandbox is in force, so `-C <folder inside the project>` and `git config --get/--list` without
     --local run too (the plan environment reads no user or system config)."""
-    index = 0
-    sub = ""
-    while index < len(args) and args[index].startswith("-"):
-        word = args[index]
-        index += 1
-        if word == "--version":
-            sub = "version"
-            break
-        if sandboxed and word.startswith("-C"):
-            index, refused = _sandboxed_folder(args, index, root)
-            if refused is not None:
-                return refused
-            continue
-        refused = _refused_option(word, "")
-        if refused is not None:
-            return refused
-        if word not in _SAFE_GLOBAL:
-            return (
-                f"git option {show(word)} is not allowed before the subcommand in plan mode; "
-                "only --no-pager and the pathspec switches are"
-            )
+    index, sub, refused = _global_options(args, root, sandboxed=sandboxed)
+    if refused is not None:
+        return refused
     if not sub:
         if index >= len(args):
             return f"git needs a subcommand; read-only ones run in plan mode ({READ_ONLY_LIST})"
@@ -319,16 +312,7 @@ def check_git_words(args: Sequence[str], root: Path | None, *, sandboxed: bool =
         index += 1
     rest = args[index:]
     if sub not in READ_ONLY_SUBCOMMANDS:
-        if sub == "help":
-            return "git help opens a manual viewer and is not available in plan mode; run the read-only command itself"
-        if sub in _MUTATING:
-            return f"git {sub} changes the repository; only read-only git commands run in plan mode ({READ_ONLY_LIST})"
-        if sub in _VERIFIERS:
-            return (
-                f"git {sub} runs gpg to check signatures, which plan mode does not do; "
-                "read the commit or tag with git show instead"
-            )
-        return f"git {show(sub)} is not a read-only git command; only read-only git commands run in plan mode ({READ_ONLY_LIST})"
+        return _not_read_only(sub)
     for word in rest:
         refused = _refused_option(word, sub)
         if refused is not None:
@@ -336,6 +320,60 @@ def check_git_words(args: Sequence[str], root: Path | None, *, sandboxed: bool =
     refused = _subcommand_rules(sub, rest)
     if refused is not None:
         return refused
+    refused = _reads_outside(sub, rest, root)
+    if refused is not None:
+        return refused
+    if sandboxed and sub == "config":
+        return config_reason(rest, require_scope=False)
+    shaped = SHAPED.get(sub)
+    return shaped(rest) if shaped is not None else None
+
+
+def _global_options(
+    args: Sequence[str], root: Path | None, *, sandboxed: bool
+) -> tuple[int, str, str | None]:
+    """The options before the subcommand: (index of the subcommand, "version" for --version else "",
+    why one is refused or None)."""
+    index = 0
+    while index < len(args) and args[index].startswith("-"):
+        word = args[index]
+        index += 1
+        if word == "--version":
+            return index, "version", None
+        if sandboxed and word.startswith("-C"):
+            index, refused = _sandboxed_folder(args, index, root)
+            if refused is not None:
+                return index, "", refused
+            continue
+        refused = _refused_option(word, "")
+        if refused is not None:
+            return index, "", refused
+        if word not in _SAFE_GLOBAL:
+            return (
+                index,
+                "",
+                f"git option {show(word)} is not allowed before the subcommand in plan mode; "
+                "only --no-pager and the pathspec switches are",
+            )
+    return index, "", None
+
+
+def _not_read_only(sub: str) -> str:
+    """Why a subcommand outside the read-only list is refused, naming what to run instead."""
+    if sub == "help":
+        return "git help opens a manual viewer and is not available in plan mode; run the read-only command itself"
+    if sub in _MUTATING:
+        return f"git {sub} changes the repository; only read-only git commands run in plan mode ({READ_ONLY_LIST})"
+    if sub in _VERIFIERS:
+        return (
+            f"git {sub} runs gpg to check signatures, which plan mode does not do; "
+            "read the commit or tag with git show instead"
+        )
+    return f"git {show(sub)} is not a read-only git command; only read-only git commands run in plan mode ({READ_ONLY_LIST})"
+
+
+def _reads_outside(sub: str, rest: Sequence[str], root: Path | None) -> str | None:
+    """Why a file value or a path argument of the subcommand reads outside the project, or None."""
     for value in file_values(sub, rest):
         if escapes(value, root):
             return (
@@ -353,10 +391,7 @@ def check_git_words(args: Sequence[str], root: Path | None, *, sandboxed: bool =
                 f"git {sub} {show(word)} reads outside the project; in plan mode git reads only the "
                 "project: name paths inside it (relative, without .., not through a symlink that leads out)"
             )
-    if sandboxed and sub == "config":
-        return config_reason(rest, require_scope=False)
-    shaped = SHAPED.get(sub)
-    return shaped(rest) if shaped is not None else None
+    return None
 
 
 def check_git_command(command: str, root: Path | str | None = None) -> GitCheck:

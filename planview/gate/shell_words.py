@@ -132,15 +132,7 @@ def split_chain(command: str, *, pipes: bool = False) -> list[list[Word]]:
 
     `pipes` (the kernel sandbox is in force): `|` and `||` separate segments too, and redirections
     to /dev/null (`2>/dev/null`, `>/dev/null`, `&>/dev/null`) and `2>&1` are dropped."""
-    control = _CONTROL.search(command)
-    if control is not None:
-        char = control.group()
-        if char in "\n\r":
-            raise ShellRefusal(f"newlines are not allowed in a plan-mode command; {CHAIN_HINT} on one line")
-        raise ShellRefusal(
-            f"control character U+{ord(char):04X} is not allowed in a plan-mode command; remove it"
-        )
-
+    _refuse_control(command)
     if _NOT_SIMPLE.search(command) is None and "&" not in command.replace("&&", ""):
         simple = [
             [Word(word, word) for word in _BLANKS.split(part) if word]
@@ -174,28 +166,7 @@ def split_chain(command: str, *, pipes: bool = False) -> list[list[Word]]:
             flush(match.start())
             segments.append([])
             continue
-        if kind == "meta":
-            following = command[match.end() : match.end() + 1]
-            if text == "#" and start >= 0:
-                value = text  # mid-word "#" is an ordinary character
-            elif text == "#":
-                raise ShellRefusal("shell comments (#) are not allowed in plan mode; remove the comment")
-            else:
-                raise ShellRefusal(_meta_reason(text, following))
-        elif kind == "plain" or kind == "brace":
-            value = text
-        elif kind == "sq":
-            value = text[1:-1]
-        elif kind == "dq":
-            value = _double_quoted(text[1:-1])
-        else:  # backslash
-            if len(text) == 1:
-                raise ShellRefusal("a trailing backslash is not allowed in plan mode; remove it")
-            if text[1] in _ESCAPABLE_META:
-                raise ShellRefusal(
-                    f"a backslash escaping {text[1]!r} is not allowed in plan mode; {QUOTE_HINT}"
-                )
-            value = text[1]
+        value = _token_value(kind, text, command[match.end() : match.end() + 1], in_word=start >= 0)
         if start < 0:
             start = match.start()
         values.append(value)
@@ -209,6 +180,41 @@ def split_chain(command: str, *, pipes: bool = False) -> list[list[Word]]:
     if "~" in command:
         _check_tildes(segments)
     return segments
+
+
+def _refuse_control(command: str) -> None:
+    """Refuse newlines and other control characters: a plan-mode command is one line of text."""
+    control = _CONTROL.search(command)
+    if control is not None:
+        char = control.group()
+        if char in "\n\r":
+            raise ShellRefusal(f"newlines are not allowed in a plan-mode command; {CHAIN_HINT} on one line")
+        raise ShellRefusal(
+            f"control character U+{ord(char):04X} is not allowed in a plan-mode command; remove it"
+        )
+
+
+def _token_value(kind: str | None, text: str, following: str, *, in_word: bool) -> str:
+    """What a word-building token contributes to the word's value, or ShellRefusal.
+    `following`: the character after the token; `in_word`: the token continues a word."""
+    if kind == "meta":
+        if text == "#" and in_word:
+            return text  # mid-word "#" is an ordinary character
+        if text == "#":
+            raise ShellRefusal("shell comments (#) are not allowed in plan mode; remove the comment")
+        raise ShellRefusal(_meta_reason(text, following))
+    if kind == "plain" or kind == "brace":
+        return text
+    if kind == "sq":
+        return text[1:-1]
+    if kind == "dq":
+        return _double_quoted(text[1:-1])
+    # backslash
+    if len(text) == 1:
+        raise ShellRefusal("a trailing backslash is not allowed in plan mode; remove it")
+    if text[1] in _ESCAPABLE_META:
+        raise ShellRefusal(f"a backslash escaping {text[1]!r} is not allowed in plan mode; {QUOTE_HINT}")
+    return text[1]
 
 
 # bash expands an unquoted ~ at the start of a word, and after the = of an assignment-shaped word.

@@ -207,36 +207,52 @@ class _Painter:
             first = start + 1 if kind == "fence" else start
             return self.code(node.content, lang, width, first)
         if kind == "front_matter":
-            if self.front_matter:
-                return self.code(node.content, "yaml", width, start + 1, dim=True)
-            count = node.content.rstrip("\n").count("\n") + 1 if node.content.strip() else 0
-            folded = Text(
-                f"⋯ front matter, {count} line{'s' if count != 1 else ''} (f shows it)", self.s["muted"]
-            )
-            return [(line, start) for line in self.wrap(folded, width)]
+            return self.front_matter_block(node, width, start)
         if kind == "footnote_reference":
-            label = Text(f"[{node.meta.get('label', '')}] ", self.s["link"])
-            body = self.blocks(node.children, width - label.cell_len)
-            return self.prefix(body, label, Text(" " * label.cell_len)) if body else [(label, start)]
+            return self.footnote(node, width, start)
         if kind == "blockquote":
-            inner = self.blocks(node.children, width - 2)
-            bar = Text("▌ ", self.s["quote_bar"])
-            lines = self.prefix(inner, bar, bar)
-            for line, _ in lines:
-                line.stylize(self.s["quote"], 2)
-            return lines
+            return self.blockquote(node, width)
         if kind == "table":
             return self.table(node, width, start)
         if kind == "hr":
             return [(Text("─" * max(1, width), self.s["rule"]), start)]
         if kind == "html_block":
-            out: list[_Line] = []
-            for i, raw in enumerate(node.content.rstrip("\n").split("\n")):
-                for piece in self.wrap(Text(raw, self.s["muted"]), width):
-                    out.append((piece, start + i))
-            return out
+            return self.html_block(node, width, start)
         content = node.content.rstrip("\n")
         return [(line, start) for line in self.wrap(Text(content), width)] if content else []
+
+    def front_matter_block(self, node: Node, width: int, start: int) -> list[_Line]:
+        """The YAML front matter dimmed when shown (f), else one muted line saying how long it is."""
+        if self.front_matter:
+            return self.code(node.content, "yaml", width, start + 1, dim=True)
+        count = node.content.rstrip("\n").count("\n") + 1 if node.content.strip() else 0
+        folded = Text(
+            f"⋯ front matter, {count} line{'s' if count != 1 else ''} (f shows it)", self.s["muted"]
+        )
+        return [(line, start) for line in self.wrap(folded, width)]
+
+    def footnote(self, node: Node, width: int, start: int) -> list[_Line]:
+        """A footnote's body hung after its [label]."""
+        label = Text(f"[{node.meta.get('label', '')}] ", self.s["link"])
+        body = self.blocks(node.children, width - label.cell_len)
+        return self.prefix(body, label, Text(" " * label.cell_len)) if body else [(label, start)]
+
+    def blockquote(self, node: Node, width: int) -> list[_Line]:
+        """The quoted blocks behind a bar, in the quote style."""
+        inner = self.blocks(node.children, width - 2)
+        bar = Text("▌ ", self.s["quote_bar"])
+        lines = self.prefix(inner, bar, bar)
+        for line, _ in lines:
+            line.stylize(self.s["quote"], 2)
+        return lines
+
+    def html_block(self, node: Node, width: int, start: int) -> list[_Line]:
+        """Raw HTML shown as muted text, each source line wrapped on its own (so each keeps its source line)."""
+        out: list[_Line] = []
+        for i, raw in enumerate(node.content.rstrip("\n").split("\n")):
+            for piece in self.wrap(Text(raw, self.s["muted"]), width):
+                out.append((piece, start + i))
+        return out
 
     def list_(self, node: Node, width: int, depth: int) -> list[_Line]:
         ordered = node.type == "ordered_list"
