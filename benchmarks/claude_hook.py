@@ -31,7 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from wholeproc import compiled_env, load_average, peak_rss, timed_cpu  # noqa: E402
+from wholeproc import compiled_env, load_average, peak_rss, timed_cpu
 
 HOT_TARGET = 1.5
 CHANGE_TARGET = 2.0

@@ -23,7 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from wholeproc import compiled_env, load_average, peak_rss, timed  # noqa: E402
+from wholeproc import compiled_env, load_average, peak_rss, timed
 
 TARGET = 3.0
 PLAN = """# Plan {n}: migrate service {n}

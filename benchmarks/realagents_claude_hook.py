@@ -24,12 +24,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "realagents"))
 
-from harness import claude_run  # noqa: E402
-from harness.agents import claude_env  # noqa: E402
-from harness.anthropic_api import AnthropicServer  # noqa: E402
-from harness.install import bin_dir, missing  # noqa: E402
-from harness.netns import run_isolated  # noqa: E402
-from harness.scenario import call, say  # noqa: E402
+from harness import claude_run
+from harness.agents import claude_env
+from harness.anthropic_api import AnthropicServer
+from harness.install import bin_dir, missing
+from harness.netns import run_isolated
+from harness.scenario import call, say
 
 
 def _project(root: Path) -> Path:

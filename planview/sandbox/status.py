@@ -115,7 +115,7 @@ def current() -> SandboxStatus:
     return _detected
 
 
-class forced:  # noqa: N801 (used as a function: `with forced(lists_only("why")):`)
+class forced:  # lower-case: used as a function, `with forced(lists_only("why")):`
     """Test seam: within the block every surface sees `status` (e.g. `lists_only("test")`)."""
 
     def __init__(self, status: SandboxStatus) -> None:

@@ -26,7 +26,7 @@ from planview.plan.document import parse_tokens
 from planview.plan.feedback import strip_feedback
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_plan_properties import FRAGMENTS  # noqa: E402
+from test_plan_properties import FRAGMENTS
 
 REPO = Path(__file__).resolve().parents[2]
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

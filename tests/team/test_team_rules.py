@@ -265,7 +265,7 @@ def test_only_the_one_approval_flow_signs() -> None:
     assert callers == ["approval/flow.py", "team/signing.py"]
 
 
-def test_an_old_self_ignoring_home_is_upgraded_and_a_users_own_gitignore_is_left_alone(tmp_path) -> None:  # noqa: ANN001
+def test_an_old_self_ignoring_home_is_upgraded_and_a_users_own_gitignore_is_left_alone(tmp_path) -> None:
     from planview.home import HOME_GITIGNORE, track_team_policy
 
     old = tmp_path / "old"
