@@ -188,7 +188,3 @@ def explain(exc: OSError, doing: str) -> str:
     if fix is None:
         fix = f"{exc.strerror or exc}: fix the cause, then try again"
     return f"cannot {doing}: {fix}"
-
-
-def is_disk_full(exc: OSError) -> bool:
-    return exc.errno in (errno.ENOSPC, errno.EDQUOT)

@@ -157,16 +157,6 @@ def _refused_grep_short(word: str) -> str | None:
     return None
 
 
-def _value_after(args: Sequence[str], index: int, option: str) -> str | None:
-    """The value of `option` at args[index] (attached with = or the next word), None when absent."""
-    word = args[index]
-    if word.startswith(option + "="):
-        return word[len(option) + 1 :]
-    if word == option and index + 1 < len(args):
-        return args[index + 1]
-    return None
-
-
 # Options whose value is checked, and whether a value may follow as the next word. Matched by any
 # prefix of four characters or more: parse-options takes unambiguous abbreviations (git status
 # --ignore-sub=none is --ignore-submodules=none), and a stricter check of a word that was not

@@ -71,10 +71,6 @@ def head_commit(root: Path) -> str | None:
     return resolve_commit(root, "HEAD")
 
 
-def is_ancestor(root: Path, ancestor: str, descendant: str) -> bool:
-    return run_git(root, ["merge-base", "--is-ancestor", ancestor, descendant], check=False).returncode == 0
-
-
 def merge_base(root: Path, a: str, b: str) -> str | None:
     done = run_git(root, ["merge-base", a, b], check=False)
     sha = done.stdout.decode().strip()

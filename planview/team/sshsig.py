@@ -80,20 +80,6 @@ def verify(message: bytes, signature: str, principal: str, signers: bytes) -> st
     return f"signature does not verify for {principal} ({said[-1] if said else 'ssh-keygen said no'})"
 
 
-def find_principals(signature: str, signers: bytes) -> tuple[str, ...]:
-    """The principals `signers` lists for the key that made `signature` (empty: none)."""
-    folder, signers_path, sig_path = _with_files(signers, signature)
-    with folder:
-        done = _ssh_keygen(
-            ["-Y", "find-principals", "-s", str(sig_path), "-f", str(signers_path), "-n", NAMESPACE],
-            b"",
-            VERIFY_TIMEOUT,
-        )
-    if done.returncode != 0:
-        return ()
-    return tuple(line.strip() for line in done.stdout.decode("utf-8", "replace").splitlines() if line.strip())
-
-
 def public_key_text(key: Path) -> str:
     """The public half of `key` (`TYPE BASE64`), from `key.pub` or `key` itself when it is public."""
     for candidate in (Path(f"{key}.pub"), key):
