@@ -76,3 +76,19 @@ def test_the_note_goes_into_the_ledger_event_through_the_one_flow(project: Path)
     outcome = record_decision(approvals, plan, decision, channel="review screen")
     assert outcome.record is not None and outcome.record.note == "watch the flag"
     assert approvals.current(plan).note == "watch the flag"  # read back from the ledger
+
+
+async def test_a_then_enter_typed_at_once_approves(tmp_path: Path) -> None:
+    """`a` and Enter in one burst (as tmux send-keys or a fast typist sends them): the Enter reaches
+    the line that `a` opens; it used to be posted to the line as a plain key, which an Input's
+    submit binding never sees, so the review waited for ever."""
+    app, path = _app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        app.post_message(events.Key("a", "a"))
+        app.post_message(events.Key("enter", None))
+        for _ in range(300):
+            if app.return_value is not None:
+                break
+            await pilot.pause(0.01)
+    assert app.return_value == Approved(path.resolve(), canonical_sha256(demo_plan()))

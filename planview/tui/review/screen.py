@@ -537,10 +537,17 @@ class ReviewScreen(PlanScreen):
     def _focus_with_keys(self, widget: Widget) -> None:
         """Focus `widget` now (not after the keys already queued: Widget.focus waits for them) and
         type into it what was typed since the key that opened it."""
+        from textual.widgets import Input  # loaded already: the bars are Inputs
+
         self.set_focus(widget)
         buffered, self._key_buffer = self._key_buffer or [], None
         for key in buffered:
-            widget.post_message(events.Key(key.key, key.character))
+            if key.key == "enter" and isinstance(widget, Input):
+                # Enter is an Input binding, which a posted key does not reach: submit in turn instead
+                # (`a` then Enter typed at once approved nothing and the review waited).
+                widget.call_later(widget.action_submit)
+            else:
+                widget.post_message(events.Key(key.key, key.character))
 
     def on_key(self, event: events.Key) -> None:
         """From a key that opens an input (`r`, `/`) until that input has focus, every key is the
