@@ -9,7 +9,7 @@ Exit 0 when the plan was approved, 1 when it was not (kept or sent back with a r
 2 on bad input (missing file, not Markdown, unreadable, or an approval that cannot be recorded,
 such as a plan outside the plans folder), which the dispatcher prints as one line.
 With `--json`, after the screen closes:
-`{"decision": "approve"|"refine"|"keep", "feedback": str|null, "plan": path, "sha256": canonical hash}`,
+`{"decision": "approve"|"refine"|"keep", "feedback": str|null, "plan": path, "sha256": canonical hash, "note": the approval's note|null}`,
 plus `"approval": {seq, artifact, sha256, canonical_sha256, bytes, approver, channel, at, commit}`
 when the plan was approved.
 
@@ -53,7 +53,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     review.add_argument(
         "--json",
         action="store_true",
-        help='after the screen closes print {"decision": approve|refine|keep, "feedback", "plan", "sha256"} '
+        help='after the screen closes print {"decision": approve|refine|keep, "feedback", "plan", "sha256", "note"} '
         '(+ "approval" when approved) as JSON; with --web also "file_sha256", "comments", "reason"',
     )
     review.add_argument(

@@ -69,7 +69,7 @@ async def test_watcher_is_stopped_when_the_decision_is_handled(project: Path, ke
         opened.append(app._open_review(plan, callback))
         await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review screen")
         await wait_for(pilot, lambda: bool(watchers_live(app, opened[0])), "the plan watcher")
-        await pilot.press(key)
+        await pilot.press(*((key, "enter") if key == "a" else (key,)))  # a asks once: Enter approves
         await wait_for(pilot, lambda: bool(seen) and app.screen is app.session_screen, "the decision")
         await pilot.pause(0.6)  # longer than the watcher's debounce: a live watcher would have reloaded
         ((decision, live, text),) = seen
