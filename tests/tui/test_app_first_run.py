@@ -233,3 +233,23 @@ def test_pressing_d_on_the_first_page_starts_the_demo_for_real(project: Path, tm
         tmux.wait_for("EXITED 0", timeout=60)
     finally:
         tmux.close()
+
+
+@pytest.mark.parametrize("width", [40, 80, 120])
+async def test_the_first_pages_footer_hints_are_whole_at_every_width(tmp_path: Path, width: int) -> None:
+    from rich.cells import cell_len
+    from textual.widgets._footer import FooterKey
+
+    app = PlanviewApp(None, first_run=(tmp_path / "config.toml", None))
+    async with app.run_test(size=(width, 20)) as pilot:
+        await pilot.pause()
+        keys = list(app.screen.query(FooterKey))
+        for _ in range(100):
+            if keys and all(key.region.width for key in keys):
+                break
+            await pilot.pause(0.02)
+            keys = list(app.screen.query(FooterKey))
+        labels = [" ".join(key.render().plain.split()) for key in keys]
+        assert "q quit" in labels and "d demo" in labels, labels
+        for key in keys:
+            assert key.region.right <= width and key.region.width >= cell_len(key.render().plain.rstrip())
