@@ -24,7 +24,8 @@ NOT_PLANVIEW_OUTPUT = {
     / "project"
     / "greet.py",  # the demo's sample program for the agent, not planview's output
     # `planview sandbox exec`'s lean entry point (os.write before any import): it prints only its own
-    # words and the command line the user typed, and its JSON report (json.dumps escapes controls).
+    # words, the command's name with control characters escaped by its own `_say`
+    # (tests/sandbox/test_sandbox_exec.py), and its JSON report (json.dumps escapes controls).
     PLANVIEW / "sandbox" / "exec.py",
 }
 STREAMS = {"stdout", "stderr", "__stdout__", "__stderr__"}

@@ -95,7 +95,10 @@ def parse(argv: list[str]) -> Options:
 
 
 def _say(message: str) -> None:
-    os.write(2, f"planview sandbox: {message}\n".encode("utf-8", "replace"))
+    # The message can hold the command's name, which the model chose: a control character is shown
+    # escaped, never sent to the terminal (this entry point imports nothing, so not textsafe).
+    shown = "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in message)
+    os.write(2, f"planview sandbox: {shown}\n".encode("utf-8", "replace"))
 
 
 def _drop_capabilities() -> None:

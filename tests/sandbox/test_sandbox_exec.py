@@ -198,3 +198,14 @@ def test_doctor_lists_only_when_the_kernel_has_no_landlock(capsys):
     out = capsys.readouterr().out
     assert "plan mode is enforced by: lists only (this kernel has no Landlock system calls)" in out
     assert "[sandbox] require = true" in out
+
+
+def test_a_command_name_with_control_characters_is_shown_escaped(tmp_path: Path) -> None:
+    """The entry point names a missing command on stderr; the name comes from the model, so an OSC 52
+    clipboard write or a screen clear in it must reach the terminal as text, not as a sequence."""
+    hostile = "no\x1b]52;c;ZWNobyBwd25lZA==\x07\x1b[2Jsuch"
+    done = subprocess.run(launch.wrap([hostile], tmp_path), capture_output=True, timeout=60)
+    assert done.returncode in (126, 127)
+    assert b"\x1b" not in done.stderr and b"\x07" not in done.stderr
+    if done.returncode == 127:
+        assert b"no\\x1b]52;c;" in done.stderr
