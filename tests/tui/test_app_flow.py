@@ -9,7 +9,6 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from textual.geometry import Region
 
 from planview.demo.agent import DEMO_TASK, NOT_APPROVED, demo_provider
 from planview.demo.sample_project import prepare_demo_project
@@ -229,6 +228,18 @@ async def test_plans_and_plan_review_without_a_plan(project: Path) -> None:
         assert sum("No plan" in n for n in notices) == 2
 
 
+def picked_listing(app: PlanviewApp) -> str:
+    """What /plans's list shows: its heading and every plan's row."""
+    from textual.widgets import OptionList, Static
+
+    from planview.tui.plans_picker import PlansPicker
+
+    picker = app.screen
+    assert isinstance(picker, PlansPicker), picker
+    heading = str(picker.query(Static).first().render())
+    return "\n".join([heading, *(str(o.prompt) for o in picker.query_one(OptionList).options)])
+
+
 async def test_plans_lists_and_review_opens_the_newest(project: Path) -> None:
     plan_text = "# Tidy\n\n## Steps\n\n- [ ] one\n- [x] two\n"
     app, _ = scripted_app(
@@ -242,9 +253,10 @@ async def test_plans_lists_and_review_opens_the_newest(project: Path) -> None:
         await wait_for(pilot, lambda: not screen.busy and app.session.plan_path is not None, "the plan")
         await submit(pilot, app, "/plans")
         await pilot.pause()
-        row = list(screen.transcript.query(NoticeRow))[-1]
-        listing = "\n".join(s.text for s in row.render_lines(Region(0, 0, row.size.width, row.size.height)))
+        listing = picked_listing(app)
         assert "Plans (1)" in listing and "Tidy" in listing and "1/2 steps" in listing
+        await pilot.press("escape")  # the list closes; nothing was picked
+        await pilot.pause()
         await submit(pilot, app, "/plan review")
         await wait_for(pilot, lambda: isinstance(app.screen, ReviewScreen), "the review screen")
         assert app.screen.plan_path == app.session.plan_path
@@ -259,11 +271,9 @@ async def test_plans_marks_a_plan_it_cannot_read(project: Path) -> None:
     (plans / "2026-01-01-0000-bin.md").write_bytes(b"# T\n\xff\n")
     app, _ = scripted_app(project, [])
     async with app.run_test(size=SIZE) as pilot:
-        screen = app.session_screen
         await submit(pilot, app, "/plans")
         await pilot.pause()
-        row = list(screen.transcript.query(NoticeRow))[-1]
-        listing = "\n".join(s.text for s in row.render_lines(Region(0, 0, row.size.width, row.size.height)))
+        listing = picked_listing(app)
         assert "unreadable: not UTF-8 text (byte 0xff at offset 4)" in listing
 
 
@@ -274,11 +284,9 @@ async def test_plans_lists_a_link_and_a_fifo_without_opening_them(project: Path,
     os.mkfifo(plans / "2026-01-01-0001-pipe.md")  # read blocking, /plans would hang the app
     app, _ = scripted_app(project, [])
     async with app.run_test(size=(200, 30)) as pilot:
-        screen = app.session_screen
         await submit(pilot, app, "/plans")
         await pilot.pause()
-        row = list(screen.transcript.query(NoticeRow))[-1]
-        listing = "\n".join(s.text for s in row.render_lines(Region(0, 0, row.size.width, row.size.height)))
+        listing = picked_listing(app)
         assert "Plans (2)" in listing
         assert "unreadable: a FIFO (named pipe), not a plan file; move it aside" in listing
         assert "which does not exist; remove the link" in listing
