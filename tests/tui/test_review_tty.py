@@ -129,6 +129,10 @@ def test_r_then_a_note_typed_at_once_sends_exactly_that_note(project: Path, tmp_
         _start(tmux, project, plan, out, 100, 30)
         tmux.wait_for("Esc keep")
         tmux.run("send-keys", "-t", "w", "-l", "r" + note)  # one write: r and the note together
+        # Every letter typed with `r` must reach the editor (none moves the view). Enter is pressed once
+        # the note shows, as a person would: an Enter written in the same instant as the note's end was
+        # seen (2 of ~8 full-suite runs) to arrive before its last letters — an open race, noted in issue 26.
+        tmux.wait_for(note[-12:])
         tmux.run("send-keys", "-t", "w", "Enter")
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and not (out.exists() and out.read_text().strip()):
